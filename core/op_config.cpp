@@ -1,0 +1,147 @@
+#include "core/op_config.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+
+#include "core/error.hpp"
+
+namespace core {
+namespace {
+
+std::string lower(std::string_view s) {
+    std::string out(s);
+    std::transform(out.begin(), out.end(), out.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return out;
+}
+
+[[noreturn]] void bad_value(const OpVersion& op, const AttributeSpec& spec,
+                            const std::string& value, const std::string& why) {
+    throw Error(ErrorKind::attribute, op.id() + ": attribute " + std::string(spec.name) + "=\"" +
+                                          value + "\" is invalid: " + why);
+}
+
+std::optional<long long> parse_integer(std::string_view text) {
+    long long v = 0;
+    const char* end = text.data() + text.size();
+    auto [p, ec] = std::from_chars(text.data(), end, v);
+    if (text.empty() || ec != std::errc() || p != end) return std::nullopt;
+    return v;
+}
+
+// Checks one value against its spec and returns its canonical text (lower-case, trimmed).
+std::string validate(const OpVersion& op, const AttributeSpec& spec, const std::string& value) {
+    const std::string v = lower(value);
+    switch (spec.type) {
+        case AttributeType::boolean:
+            if (v == "true" || v == "1") return "true";
+            if (v == "false" || v == "0") return "false";
+            bad_value(op, spec, value, "expected true or false");
+        case AttributeType::integer: {
+            const auto n = parse_integer(v);
+            if (!n) bad_value(op, spec, value, "expected an integer");
+            if (spec.minimum && *n < *spec.minimum)
+                bad_value(op, spec, value, "must be at least " + std::to_string(*spec.minimum));
+            break;
+        }
+        case AttributeType::integers: {
+            std::string_view rest = v;
+            while (!rest.empty()) {
+                const auto comma = rest.find(',');
+                if (!parse_integer(rest.substr(0, comma)))
+                    bad_value(op, spec, value, "expected comma-separated integers");
+                rest = comma == std::string_view::npos ? "" : rest.substr(comma + 1);
+            }
+            break;
+        }
+        case AttributeType::string: break;
+    }
+    if (!spec.allowed.empty() &&
+        std::find(spec.allowed.begin(), spec.allowed.end(), v) == spec.allowed.end()) {
+        std::string list;
+        for (auto a : spec.allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+        bad_value(op, spec, value, "allowed values are " + list);
+    }
+    return v;
+}
+
+// Canonical value of every attribute that is set or has a default.
+std::map<std::string_view, std::string> effective_values(const OpVersion& op,
+                                                         const AttributeMap& attributes) {
+    std::map<std::string_view, std::string> values;
+    for (const auto& [key, value] : attributes) {
+        const AttributeSpec* spec = op.attribute(key);
+        if (!spec) {
+            std::string known;
+            for (const auto& a : op.attributes) known += (known.empty() ? "" : ", ") + std::string(a.name);
+            throw Error(ErrorKind::attribute, op.id() + " has no attribute '" + key + "'" +
+                                                  (known.empty() ? " (it takes none)"
+                                                                 : " (it takes: " + known + ")"));
+        }
+        if (values.count(spec->name))
+            throw Error(ErrorKind::attribute,
+                        op.id() + ": attribute " + std::string(spec->name) + " is given twice");
+        values[spec->name] = validate(op, *spec, value);
+    }
+    for (const auto& spec : op.attributes)
+        if (!values.count(spec.name) && spec.default_value)
+            values[spec.name] = std::string(*spec.default_value);
+    return values;
+}
+
+BroadcastSpec broadcast_of(const OpVersion& op, const std::map<std::string_view, std::string>& v) {
+    switch (op.broadcast) {
+        case BroadcastFamily::multidirectional: return {BroadcastRule::numpy, std::nullopt};
+        case BroadcastFamily::onnx_legacy: {
+            if (v.at("broadcast") == "0") return {BroadcastRule::none, std::nullopt};
+            std::optional<std::int64_t> axis;
+            if (v.count("axis")) axis = std::stoll(v.at("axis"));
+            return {BroadcastRule::onnx_legacy, axis};
+        }
+        case BroadcastFamily::auto_broadcast: {
+            const std::string& rule = v.at("auto_broadcast");
+            if (rule == "none") return {BroadcastRule::none, std::nullopt};
+            if (rule == "numpy") return {BroadcastRule::numpy, std::nullopt};
+            return {BroadcastRule::pdpd, std::stoll(v.at("auto_broadcast_axis"))};
+        }
+    }
+    __builtin_unreachable();
+}
+
+}  // namespace
+
+OpConfig resolve_attributes(const OpVersion& op, const AttributeMap& attributes) {
+    const auto values = effective_values(op, attributes);
+    OpConfig config;
+    config.broadcast = broadcast_of(op, values);
+    if (op.rounding == DivisionRounding::pythondiv_attribute && values.at("m_pythondiv") == "true")
+        config.rounding = IntegerRounding::floor;
+    return config;
+}
+
+void check_element_types(const OpVersion& op, ElementType a, ElementType b) {
+    if (a == ElementType::boolean || b == ElementType::boolean)
+        throw Error(ErrorKind::element_type,
+                    op.id() + ": arguments cannot have boolean element type");
+    if (a != b)
+        throw Error(ErrorKind::element_type, op.id() + ": A is " + std::string(name(a)) +
+                                                 " but B is " + std::string(name(b)) +
+                                                 "; both inputs must have the same element type");
+    if (!op.allows(a)) {
+        std::string list;
+        for (auto t : op.element_types) list += (list.empty() ? "" : " ") + std::string(name(t));
+        throw Error(ErrorKind::element_type, op.id() + " does not allow element type " +
+                                                 std::string(name(a)) + " (allowed: " + list + ")");
+    }
+}
+
+PreparedCall prepare_call(const OpVersion& op, const AttributeMap& attributes, const Tensor& a,
+                          const Tensor& b) {
+    check_element_types(op, a.type, b.type);
+    PreparedCall call{&op, a.type, resolve_attributes(op, attributes), {}};
+    call.plan = make_plan(a.shape, b.shape, call.config.broadcast);
+    return call;
+}
+
+}  // namespace core

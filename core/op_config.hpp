@@ -1,0 +1,39 @@
+// Validating a call of one op version: element types, attributes, and what they resolve to.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "core/broadcast.hpp"
+#include "core/op_table.hpp"
+
+namespace core {
+
+// Attribute values as text, the way IR XML, ONNX attributes and the CLI spell them.
+using AttributeMap = std::map<std::string, std::string>;
+
+enum class IntegerRounding { truncate, floor };
+
+// What a version's attributes mean for one call.
+struct OpConfig {
+    BroadcastSpec broadcast;
+    IntegerRounding rounding = IntegerRounding::truncate;  // integer division only
+};
+
+// Throws Error(attribute) on an unknown attribute, a value of the wrong type or out of range.
+OpConfig resolve_attributes(const OpVersion& op, const AttributeMap& attributes);
+
+// Throws Error(element_type) on boolean inputs, mixed types, or a type the version lacks.
+void check_element_types(const OpVersion& op, ElementType a, ElementType b);
+
+// Everything an implementation needs for one call, validated in the order the specs check.
+struct PreparedCall {
+    const OpVersion* op;
+    ElementType type;
+    OpConfig config;
+    BroadcastPlan plan;
+};
+PreparedCall prepare_call(const OpVersion& op, const AttributeMap& attributes, const Tensor& a,
+                          const Tensor& b);
+
+}  // namespace core

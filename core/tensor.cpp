@@ -1,0 +1,56 @@
+#include "core/tensor.hpp"
+
+#include <limits>
+#include <stdexcept>
+
+#include "core/error.hpp"
+
+namespace core {
+
+std::string to_string(const Shape& shape) {
+    std::string s = "(";
+    for (std::size_t i = 0; i < shape.size(); ++i) {
+        if (i) s += ',';
+        s += std::to_string(shape[i]);
+    }
+    return s + ")";
+}
+
+std::int64_t element_count(const Shape& shape) {
+    if (shape.size() > kMaxRank)
+        throw Error(ErrorKind::shape, "shape " + to_string(shape) + " has rank " +
+                                          std::to_string(shape.size()) + ", above the limit of " +
+                                          std::to_string(kMaxRank));
+    std::int64_t count = 1;
+    for (std::int64_t d : shape) {
+        if (d < 0)
+            throw Error(ErrorKind::shape,
+                        "shape " + to_string(shape) + " has a negative dimension " + std::to_string(d));
+        if (d != 0 && count > std::numeric_limits<std::int64_t>::max() / d)
+            throw Error(ErrorKind::shape,
+                        "shape " + to_string(shape) + ": element count overflows 64 bits");
+        count *= d;
+    }
+    return count;
+}
+
+Tensor Tensor::zeros(ElementType type, Shape shape) {
+    const std::int64_t count = element_count(shape);
+    const auto size = static_cast<std::int64_t>(byte_size(type));
+    if (count > std::numeric_limits<std::ptrdiff_t>::max() / size)
+        throw Error(ErrorKind::shape, "shape " + to_string(shape) + " of " +
+                                          std::string(name(type)) + ": byte size overflows");
+    Tensor t;
+    t.type = type;
+    t.shape = std::move(shape);
+    t.bytes.assign(static_cast<std::size_t>(count * size), std::byte{0});
+    return t;
+}
+
+void Tensor::check_storage(std::size_t element_size) const {
+    if (element_size != byte_size(type))
+        throw std::logic_error("tensor of " + std::string(name(type)) +
+                               " accessed with a storage type of another size");
+}
+
+}  // namespace core

@@ -1,0 +1,62 @@
+// A dense row-major tensor: element type, shape, and one contiguous buffer.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/element_type.hpp"
+
+namespace core {
+
+using Shape = std::vector<std::int64_t>;
+
+// Ranks above this are rejected as invalid shapes (the specs set no limit; 8 is the usual floor).
+inline constexpr std::size_t kMaxRank = 16;
+
+std::string to_string(const Shape& shape);  // "(2,3,4)", a scalar is "()"
+
+// Number of elements; throws Error(shape) on a negative dim, rank > kMaxRank, or overflow.
+std::int64_t element_count(const Shape& shape);
+
+struct Tensor {
+    ElementType type = ElementType::f32;
+    Shape shape;
+    std::vector<std::byte> bytes;
+
+    // A zero-filled tensor; throws Error(shape) if the byte size would overflow.
+    static Tensor zeros(ElementType type, Shape shape);
+
+    std::int64_t size() const { return static_cast<std::int64_t>(bytes.size() / byte_size(type)); }
+
+    template <class T>
+    std::span<T> values() {
+        check_storage(sizeof(T));
+        return {reinterpret_cast<T*>(bytes.data()), bytes.size() / sizeof(T)};
+    }
+    template <class T>
+    std::span<const T> values() const {
+        check_storage(sizeof(T));
+        return {reinterpret_cast<const T*>(bytes.data()), bytes.size() / sizeof(T)};
+    }
+
+private:
+    void check_storage(std::size_t element_size) const;
+};
+
+// Builds a tensor from typed values; the count must match the shape.
+template <ElementType T>
+Tensor make_tensor(Shape shape, const std::vector<Storage<T>>& values) {
+    Tensor t = Tensor::zeros(T, std::move(shape));
+    auto out = t.values<Storage<T>>();
+    if (out.size() != values.size())
+        throw std::logic_error("make_tensor: " + std::to_string(values.size()) +
+                               " values for shape " + to_string(t.shape));
+    for (std::size_t i = 0; i < values.size(); ++i) out[i] = values[i];
+    return t;
+}
+
+}  // namespace core
