@@ -1,8 +1,10 @@
 #include "core/element_text.hpp"
 
 #include <bit>
+#include <cfenv>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <optional>
@@ -85,12 +87,13 @@ std::optional<double> named_float(ElementType t, std::string_view text) {
 }
 
 // Decimal or hex-float text, rounded once into T (f32 and f64 parse directly into their type).
+// Sets out_of_range when the text overflowed to inf or underflowed to 0 (so it was rounded).
 template <class T>
-T parse_float_text(ElementType type, std::string_view text) {
-    std::string_view body = text;
-    if (!body.empty() && body[0] == '+') body.remove_prefix(1);
-    const bool negative = !body.empty() && body[0] == '-';
-    std::string_view magnitude = negative ? body.substr(1) : body;
+T parse_float_text(ElementType type, std::string_view text, bool& out_of_range) {
+    const bool negative = !text.empty() && text[0] == '-';
+    const bool has_sign = !text.empty() && (text[0] == '-' || text[0] == '+');
+    const std::string_view unsigned_text = has_sign ? text.substr(1) : text;
+    std::string_view magnitude = unsigned_text;
     auto format = std::chars_format::general;
     if (magnitude.size() > 2 && magnitude[0] == '0' && (magnitude[1] == 'x' || magnitude[1] == 'X')) {
         format = std::chars_format::hex;
@@ -99,29 +102,61 @@ T parse_float_text(ElementType type, std::string_view text) {
     T value{};
     const char* end = magnitude.data() + magnitude.size();
     auto [p, ec] = std::from_chars(magnitude.data(), end, value, format);
-    if (magnitude.empty() || p != end || (ec != std::errc() && ec != std::errc::result_out_of_range))
+    // from_chars takes a '-' of its own: "--1" or "-0x-1p0" would read as positive.
+    const bool second_sign = !magnitude.empty() && (magnitude[0] == '-' || magnitude[0] == '+');
+    if (magnitude.empty() || second_sign || p != end ||
+        (ec != std::errc() && ec != std::errc::result_out_of_range))
         unreadable(type, text, "expected a number, inf, nan or a named limit");
-    if (ec == std::errc::result_out_of_range) {
+    out_of_range = ec == std::errc::result_out_of_range;
+    if (out_of_range) {
         // from_chars leaves the value unset: decide between overflow and underflow ourselves.
-        const double approx = std::strtod(std::string(magnitude).c_str(), nullptr);
+        // strtod gets the 0x prefix too, or it would read "1p2000" as 1.
+        const double approx = std::strtod(std::string(unsigned_text).c_str(), nullptr);
         value = static_cast<T>(approx > 1.0 ? std::numeric_limits<T>::infinity() : T{0});
     }
     return negative ? -value : value;
 }
 
 template <class T>
+T narrow_to(double x) {
+    if constexpr (std::is_same_v<T, Half>) return half_from_double(x);
+    else return bfloat16_from_double(x);
+}
+
+// Text -> f64 -> f16/bf16 rounds twice. When the f64 value d lands exactly on a tie of the 16-bit
+// format but the text is not exactly d (1.00048828125000000001 for f16), the second rounding must
+// go to the side of the exact value, not to even. glibc's strtod honours the rounding mode, so
+// rounding down and up tells on which side of d the text lies. Returns the value to narrow.
+template <class T>
+double undo_double_rounding_tie(double d, std::string_view text) {
+    if (d == 0 || !std::isfinite(d)) return d;
+    const double below = std::nextafter(d, -std::numeric_limits<double>::infinity());
+    const double above = std::nextafter(d, std::numeric_limits<double>::infinity());
+    if (narrow_to<T>(below) == narrow_to<T>(above)) return d;  // d is no tie
+    const std::string s(text);
+    const int mode = std::fegetround();
+    std::fesetround(FE_DOWNWARD);
+    const double down = std::strtod(s.c_str(), nullptr);
+    std::fesetround(FE_UPWARD);
+    const double up = std::strtod(s.c_str(), nullptr);
+    std::fesetround(mode);
+    if (down == up) return d;  // the text is exactly the tie: ties-to-even is right
+    return down == d ? above : below;
+}
+
+template <class T>
 bool store_float(Tensor& t, std::int64_t i, std::string_view text) {
     const auto named = named_float(t.type, text);
+    bool out_of_range = false;
     if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) {
-        const double d = named ? *named : parse_float_text<double>(t.type, text);
-        T v;
-        if constexpr (std::is_same_v<T, Half>) v = half_from_double(d);
-        else v = bfloat16_from_double(d);
+        const double d = named ? *named : parse_float_text<double>(t.type, text, out_of_range);
+        const T v = narrow_to<T>(named ? d : undo_double_rounding_tie<T>(d, text));
         t.values<T>()[i] = v;
         const double back = to_float(v);
-        return std::isnan(d) || back == d;
+        return !out_of_range && (std::isnan(d) || back == d);
     } else {
-        const T v = named ? static_cast<T>(*named) : parse_float_text<T>(t.type, text);
+        const T v =
+            named ? static_cast<T>(*named) : parse_float_text<T>(t.type, text, out_of_range);
         t.values<T>()[i] = v;
         return true;
     }

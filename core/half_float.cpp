@@ -1,6 +1,7 @@
 #include "core/half_float.hpp"
 
 #include <bit>
+#include <cmath>
 #include <cstring>
 
 namespace core {
@@ -28,10 +29,10 @@ float widen(std::uint16_t bits, Format16 f) {
     } else if (fraction == 0) {
         out = sign;
     } else {
-        // value = fraction · 2^(1 - bias - mantissa_bits): exact in f32 for both formats.
-        const float magnitude = static_cast<float>(fraction) *
-                                std::bit_cast<float>(std::uint32_t(127 + 1 - bias - f.mantissa_bits)
-                                                     << 23);
+        // value = fraction · 2^(1 - bias - mantissa_bits): exact in f32 for both formats. ldexp,
+        // not a bit-built power of two: 2^-133 (bf16) is itself an f32 subnormal.
+        const float magnitude =
+            std::ldexp(static_cast<float>(fraction), 1 - bias - f.mantissa_bits);
         out = sign | std::bit_cast<std::uint32_t>(magnitude);
     }
     return std::bit_cast<float>(out);

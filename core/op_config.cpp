@@ -60,7 +60,7 @@ std::string validate(const OpVersion& op, const AttributeSpec& spec, const std::
     if (!spec.allowed.empty() &&
         std::find(spec.allowed.begin(), spec.allowed.end(), v) == spec.allowed.end()) {
         std::string list;
-        for (auto a : spec.allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+        for (auto a : spec.allowed) { if (!list.empty()) list += ", "; list += a; }
         bad_value(op, spec, value, "allowed values are " + list);
     }
     return v;
@@ -74,7 +74,7 @@ std::map<std::string_view, std::string> effective_values(const OpVersion& op,
         const AttributeSpec* spec = op.attribute(key);
         if (!spec) {
             std::string known;
-            for (const auto& a : op.attributes) known += (known.empty() ? "" : ", ") + std::string(a.name);
+            for (const auto& a : op.attributes) { if (!known.empty()) known += ", "; known += a.name; }
             throw Error(ErrorKind::attribute, op.id() + " has no attribute '" + key + "'" +
                                                   (known.empty() ? " (it takes none)"
                                                                  : " (it takes: " + known + ")"));
@@ -130,7 +130,7 @@ void check_element_types(const OpVersion& op, ElementType a, ElementType b) {
                                                  "; both inputs must have the same element type");
     if (!op.allows(a)) {
         std::string list;
-        for (auto t : op.element_types) list += (list.empty() ? "" : " ") + std::string(name(t));
+        for (auto t : op.element_types) { if (!list.empty()) list += " "; list += name(t); }
         throw Error(ErrorKind::element_type, op.id() + " does not allow element type " +
                                                  std::string(name(a)) + " (allowed: " + list + ")");
     }

@@ -5,16 +5,12 @@
 #include <vector>
 
 #include "core/op_config.hpp"
+#include "core/op_output.hpp"
 #include "core/tensor.hpp"
 
 namespace reference {
 
-struct Output {
-    core::Tensor value;
-    // Flat output indices whose value the spec leaves undefined (integer division by zero),
-    // ascending. Their slots in `value` hold 0 and must not be compared.
-    std::vector<std::int64_t> undefined;
-};
+using Output = core::OpOutput;
 
 // Runs one op version on A and B. Throws core::Error for an element type the version does not
 // allow, mixed or boolean inputs, an unknown or invalid attribute, or incompatible shapes.

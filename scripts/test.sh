@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Sets everything up on a fresh Debian 12 machine, builds one preset (default: release) and runs
+# the whole test suite through ctest. Extra arguments go to ctest (e.g. -L spec, -R core).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+preset="${1:-release}"
+[ $# -gt 0 ] && shift
+scripts/install_dependencies.sh
+cmake --preset "$preset"
+cmake --build --preset "$preset"
+ctest --preset "$preset" "$@"

@@ -1,0 +1,37 @@
+// Running spec cases against an implementation and comparing what it returns.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "spec_cases/spec_case.hpp"
+
+namespace spec_cases {
+
+using Evaluate = std::function<core::OpOutput(const core::OpVersion&, const core::AttributeMap&,
+                                              const core::Tensor&, const core::Tensor&)>;
+
+struct CheckFailure {
+    std::string label;
+    std::string message;
+};
+
+struct CaseOutcome {
+    std::string name;
+    int checks = 0;
+    std::vector<CheckFailure> failures;
+    bool passed() const { return failures.empty() && checks > 0; }
+};
+
+// Compares element by element: bits must match, except that any NaN matches any NaN and
+// expected-undefined elements are skipped. Returns one line per mismatch, at most `limit`
+// lines plus a count of the rest.
+std::vector<std::string> compare_outputs(const core::OpOutput& expected,
+                                         const core::OpOutput& actual, std::size_t limit = 8);
+
+// Runs every check of the case. `reports_undefined`: the implementation marks undefined
+// elements itself (the reference does), so its list must equal the expected one.
+CaseOutcome run_case(const SpecCase& c, const Evaluate& evaluate, bool reports_undefined);
+
+}  // namespace spec_cases

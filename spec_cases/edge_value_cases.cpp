@@ -1,0 +1,132 @@
+// Hand-computed edge-value tables (data/edge_values.txt): one case per category and dtype, each
+// row checked on every op version and rounding mode its arithmetic names.
+#include <map>
+
+#include "core/element_text.hpp"
+#include "spec_cases/case_builders.hpp"
+#include "spec_cases/table_text.hpp"
+
+namespace spec_cases {
+namespace {
+
+constexpr std::string_view kFile = "edge_values.txt";
+
+enum class Field { category, arithmetic, dtypes, a, b, expected };
+const std::string& field(const TableRow& row, Field f) { return row.fields[static_cast<int>(f)]; }
+
+std::vector<core::ElementType> dtypes_of(const TableRow& row) {
+    std::vector<core::ElementType> out;
+    for (const std::string& word : split(field(row, Field::dtypes), ' ')) {
+        if (word.empty()) continue;
+        bool group = false;
+        for (const auto& t : core::kElementTypes) {
+            const bool in_group = (word == "float" && t.kind == core::Kind::floating) ||
+                                  (word == "signed" && t.kind == core::Kind::signed_integer) ||
+                                  (word == "unsigned" && t.kind == core::Kind::unsigned_integer) ||
+                                  (word == "int" && core::is_integer(t.type));
+            if (in_group) out.push_back(t.type);
+            group = group || in_group;
+        }
+        if (group) continue;
+        const auto t = core::parse_element_type(word);
+        if (!t) fail(row, "unknown element type or group '" + word + "'");
+        out.push_back(*t);
+    }
+    return out;
+}
+
+// The versions and m_pythondiv settings each arithmetic keyword is checked on.
+std::vector<RuleBinding> bindings(const TableRow& row, core::ElementType type) {
+    const std::string& kind = field(row, Field::arithmetic);
+    if (kind != "mul" && kind != "div" && kind != "div_trunc" && kind != "div_floor")
+        fail(row, "unknown arithmetic '" + kind + "'");
+    const bool want_mul = kind == "mul";
+    const bool want_trunc = kind == "div" || kind == "div_trunc";
+    const bool want_floor = kind == "div" || kind == "div_floor";
+    std::vector<RuleBinding> out;
+    for (const core::OpVersion& op : core::op_versions()) {
+        if (!op.allows(type)) continue;
+        switch (op.rounding) {
+            case core::DivisionRounding::not_division:
+                if (want_mul) out.push_back({&op, {}});
+                break;
+            case core::DivisionRounding::truncate:
+                if (want_trunc) out.push_back({&op, {}});
+                break;
+            case core::DivisionRounding::pythondiv_attribute:
+                if (want_trunc) out.push_back({&op, {{"m_pythondiv", "false"}}});
+                if (want_floor) out.push_back({&op, {{"m_pythondiv", "true"}}});
+                break;
+        }
+    }
+    return out;
+}
+
+void set_exact(core::Tensor& t, std::int64_t i, const TableRow& row, const std::string& text) {
+    try {
+        if (!core::parse_element(t, i, text))
+            fail(row, "'" + text + "' is not exact in " + std::string(core::name(t.type)));
+    } catch (const core::Error& e) {
+        fail(row, e.what());
+    }
+}
+
+// All rows of one arithmetic keyword, as one 1-D check per binding.
+std::vector<Check> checks_for(const std::vector<TableRow>& rows, core::ElementType type) {
+    const auto n = static_cast<std::int64_t>(rows.size());
+    core::Tensor a = core::Tensor::zeros(type, {n}), b = a;
+    core::OpOutput expected{a, {}};
+    for (std::int64_t i = 0; i < n; ++i) {
+        const TableRow& row = rows[static_cast<std::size_t>(i)];
+        set_exact(a, i, row, field(row, Field::a));
+        set_exact(b, i, row, field(row, Field::b));
+        if (field(row, Field::expected) == "undefined") expected.undefined.push_back(i);
+        else set_exact(expected.value, i, row, field(row, Field::expected));
+    }
+    std::vector<Check> checks;
+    for (const RuleBinding& binding : bindings(rows.front(), type)) {
+        std::string label = binding.op->id() + " " + std::string(core::name(type));
+        for (const auto& [k, v] : binding.attributes) label += " " + k + "=" + v;
+        checks.push_back({label, binding.op, binding.attributes, a, b, {std::nullopt, std::nullopt, std::nullopt}});
+        checks.back().expected.output = expected;
+    }
+    return checks;
+}
+
+std::vector<Check> case_checks(const std::vector<TableRow>& rows, core::ElementType type) {
+    std::map<std::string, std::vector<TableRow>> by_arithmetic;
+    for (const TableRow& row : rows) by_arithmetic[field(row, Field::arithmetic)].push_back(row);
+    std::vector<Check> checks;
+    for (const auto& [kind, group] : by_arithmetic)
+        for (Check& c : checks_for(group, type)) checks.push_back(std::move(c));
+    return checks;
+}
+
+Category category_of(const std::string& category) {
+    // SEMANTICS.md section 2: overflow results follow the wrap convention, not spec text.
+    if (category == "integer_overflow_wrap" || category == "int_min_div_minus_one")
+        return Category::wrap_convention;
+    return Category::spec_value;
+}
+
+}  // namespace
+
+std::vector<SpecCase> edge_value_cases() {
+    // Ordered by category as first seen, then by dtype in table order.
+    std::vector<std::string> categories;
+    std::map<std::string, std::map<core::ElementType, std::vector<TableRow>>> rows;
+    for (const TableRow& row : read_table(kFile, 6)) {
+        const std::string& category = field(row, Field::category);
+        if (!rows.count(category)) categories.push_back(category);
+        for (core::ElementType t : dtypes_of(row)) rows[category][t].push_back(row);
+    }
+    std::vector<SpecCase> cases;
+    for (const std::string& category : categories)
+        for (const auto& [type, group] : rows[category])
+            cases.push_back({"edge." + category + "." + std::string(core::name(type)),
+                             "hand-computed edge values (" + group.front().where + ")",
+                             category_of(category), [group, type] { return case_checks(group, type); }});
+    return cases;
+}
+
+}  // namespace spec_cases

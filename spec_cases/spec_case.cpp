@@ -1,0 +1,15 @@
+#include "spec_cases/spec_case.hpp"
+
+#include "spec_cases/case_builders.hpp"
+
+namespace spec_cases {
+
+std::vector<SpecCase> all_spec_cases() {
+    std::vector<SpecCase> cases;
+    for (auto build : {openvino_xml_cases, value_example_cases, onnx_testdata_cases,
+                       broadcast_rule_cases, edge_value_cases})
+        for (SpecCase& c : build()) cases.push_back(std::move(c));
+    return cases;
+}
+
+}  // namespace spec_cases

@@ -1,0 +1,25 @@
+// NumPy .npy files: the format tensors are exchanged in with numpy, ONNX tooling and the CLI.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "core/tensor.hpp"
+
+namespace validator {
+
+// Reads an .npy file of format version 1.0, 2.0 or 3.0. Accepted descrs: |b1, |i1, <i2, <i4,
+// <i8, |u1, <u2, <u4, <u8, <f2, <f4, <f8; '|' and '<' mean little-endian, '>' big-endian (the
+// data is byte-swapped). Arrays saved in Fortran order are reordered to row-major.
+// bf16 has no numpy dtype and is stored as raw '<u2' bits: with dtype == bf16 such a file is
+// read as a bf16 tensor with those bits. Any other dtype that differs from the file's is an error.
+// Boolean bytes other than 0 and 1 are rejected rather than silently changed.
+// Throws core::Error(input) naming `path` and the problem.
+core::Tensor read_npy(const std::string& path, std::optional<core::ElementType> dtype);
+
+// Writes format version 1.0 (2.0 only if the header would not fit), row-major, little-endian;
+// a bf16 tensor is written as '<u2'. The file is replaced atomically (temporary file + rename),
+// so a failed write leaves an existing file untouched. Throws core::Error(input) naming `path`.
+void write_npy(const std::string& path, const core::Tensor& t);
+
+}  // namespace validator
