@@ -11,8 +11,10 @@ namespace {
 
 std::string type_list(const core::OpVersion& op) {
     std::string s;
-    for (core::ElementType t : op.element_types)
-        { if (!s.empty()) s += " "; s += core::name(t); }
+    for (core::ElementType t : op.element_types) {
+        if (!s.empty()) s += " ";
+        s += core::name(t);
+    }
     return s;
 }
 
@@ -21,8 +23,10 @@ std::string describe(const core::AttributeSpec& a) {
     s += a.default_value ? ", default " + std::string(*a.default_value) : ", optional";
     if (!a.allowed.empty()) {
         std::string values;
-        for (auto v : a.allowed)
-            { if (!values.empty()) values += "|"; values += v; }
+        for (auto v : a.allowed) {
+            if (!values.empty()) values += "|";
+            values += v;
+        }
         s += ", one of " + values;
     }
     if (a.minimum) s += ", >= " + std::to_string(*a.minimum);

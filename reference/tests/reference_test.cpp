@@ -361,7 +361,7 @@ bool negative(S x) {
     if constexpr (std::is_signed_v<S>) {
         return x < 0;
     } else {
-        return x != x;  // never: unsigned
+        return false;  // unsigned
     }
 }
 

@@ -57,8 +57,9 @@ expect_equal "$(json_field 'j["values"]')" "[-3, -3]" "Divide-1 truncation"
 
 # IEEE specials are spelled unambiguously: -0*5=-0, inf*0=nan, nan*1=nan, 1/-0 (Div) = -inf
 expect_exit 0 eval --op onnx.Mul-14 --a f32:3:-0,inf,nan --b f32:3:5,0,1
-expect_equal "$(json_field '[v if isinstance(v, str) else "nan" for v in j["values"][1:]]')" \
-  '["nan", "nan"]' "inf*0 and nan*1"
+# (any NaN matches: x86 produces the default NaN with its sign bit set)
+expect_equal "$(json_field '[v in ("nan", "-nan") for v in j["values"][1:]]')" \
+  '[true, true]' "inf*0 and nan*1"
 expect_equal "$(json_field 'j["values"][0]')" '"-0"' "-0*5"
 expect_equal "$(json_field 'j["bits"][0]')" '"0x80000000"' "-0 bits"
 
