@@ -109,6 +109,8 @@ Alignment align(const Shape& a, const Shape& b, const BroadcastSpec& spec) {
 // Row-major strides of `aligned`, with 0 wherever the input has extent 1 (it is stretched).
 std::vector<std::int64_t> broadcast_strides(const Shape& aligned) {
     std::vector<std::int64_t> strides(aligned.size(), 0);
+    // An empty input is never read; its dims' product could exceed 64 bits.
+    if (element_count(aligned) == 0) return strides;
     std::int64_t step = 1;
     for (std::size_t d = aligned.size(); d-- > 0;) {
         strides[d] = aligned[d] == 1 ? 0 : step;

@@ -158,6 +158,13 @@ bool store_float(Tensor& t, std::int64_t i, std::string_view text) {
         const T v =
             named ? static_cast<T>(*named) : parse_float_text<T>(t.type, text, out_of_range);
         t.values<T>()[i] = v;
+        if (named || out_of_range) return !out_of_range;
+        // f32: exact when the text's f64 value is the same number (always so for hex-floats
+        // that fit); f64 cannot be checked further here.
+        if constexpr (std::is_same_v<T, float>) {
+            bool wide_out_of_range = false;
+            return static_cast<double>(v) == parse_float_text<double>(t.type, text, wide_out_of_range);
+        }
         return true;
     }
 }

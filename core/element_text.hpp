@@ -12,7 +12,8 @@ namespace core {
 // Parses `text` into element i of t. Integers: decimal or 0x-hex with optional sign, and the
 // names min and max. Floats: decimal or hex-float (0x1p-24), inf, -inf, nan, -nan, -0, and the
 // names max, lowest, min_normal, denorm_min (each may carry a leading '-').
-// Returns false when the value is not exactly representable and was rounded to nearest even.
+// Returns false when the value is not exactly representable and was rounded to nearest even
+// (decimal text for f64 is taken as exact: there is no wider type to check it against).
 // Throws Error(input) naming the text when it is not a number of that type or is out of range.
 bool parse_element(Tensor& t, std::int64_t i, std::string_view text);
 

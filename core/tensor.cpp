@@ -1,5 +1,6 @@
 #include "core/tensor.hpp"
 
+#include <algorithm>
 #include <limits>
 #include <stdexcept>
 
@@ -21,12 +22,15 @@ std::int64_t element_count(const Shape& shape) {
         throw Error(ErrorKind::shape, "shape " + to_string(shape) + " has rank " +
                                           std::to_string(shape.size()) + ", above the limit of " +
                                           std::to_string(kMaxRank));
-    std::int64_t count = 1;
-    for (std::int64_t d : shape) {
+    for (std::int64_t d : shape)
         if (d < 0)
             throw Error(ErrorKind::shape,
                         "shape " + to_string(shape) + " has a negative dimension " + std::to_string(d));
-        if (d != 0 && count > std::numeric_limits<std::int64_t>::max() / d)
+    // A zero dim makes the tensor empty however large the other dims are.
+    if (std::find(shape.begin(), shape.end(), 0) != shape.end()) return 0;
+    std::int64_t count = 1;
+    for (std::int64_t d : shape) {
+        if (count > std::numeric_limits<std::int64_t>::max() / d)
             throw Error(ErrorKind::shape,
                         "shape " + to_string(shape) + ": element count overflows 64 bits");
         count *= d;

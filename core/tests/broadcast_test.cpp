@@ -106,6 +106,9 @@ TEST(Broadcast, NumpyZeroSizedDims) {
     }
     expect_invalid({{0}, {2}}, kNumpy, "numpy");
     expect_invalid({{2, 0}, {2, 3}}, kNumpy, "numpy");
+    // Dims whose product exceeds 64 bits are fine next to a zero dim: nothing is ever read.
+    const std::int64_t huge = std::int64_t{1} << 40;
+    EXPECT_EQ(make_plan({0, huge, huge}, {huge}, kNumpy).output, (Shape{0, huge, huge}));
 }
 
 // Strides by hand: row-major strides of each input's own shape, 0 on stretched dims.

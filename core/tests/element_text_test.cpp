@@ -421,4 +421,13 @@ TEST(ElementText, ParseWritesOnlyTheAddressedElement) {
 }
 
 }  // namespace
+TEST(ElementText, F32ReportsRoundedText) {
+    Tensor t = Tensor::zeros(ElementType::f32, {1});
+    EXPECT_TRUE(parse_element(t, 0, "0.5"));
+    EXPECT_TRUE(parse_element(t, 0, "0x1.000002p0"));   // 1 + 2^-23: the f32 neighbour of 1
+    EXPECT_FALSE(parse_element(t, 0, "0x1.000001p0"));  // 1 + 2^-24: a tie, rounds to 1
+    EXPECT_FALSE(parse_element(t, 0, "0.1"));           // 0.1 has no finite binary expansion
+    EXPECT_FALSE(parse_element(t, 0, "1e39"));          // above f32 max: inf
+}
+
 }  // namespace core

@@ -43,6 +43,10 @@ TEST(Tensor, ElementCountWithZeroSizedDimsIsZero) {
     EXPECT_EQ(element_count({0}), 0);
     EXPECT_EQ(element_count({2, 0, 3}), 0);
     EXPECT_EQ(element_count({0, 0}), 0);
+    // 2^40 * 2^40 overflows, but a zero dim anywhere makes the tensor empty.
+    const std::int64_t huge = std::int64_t{1} << 40;
+    EXPECT_EQ(element_count({huge, huge, 0}), 0);
+    EXPECT_EQ(element_count({0, huge, huge}), 0);
 }
 
 TEST(Tensor, NegativeDimIsAShapeError) {
