@@ -57,11 +57,12 @@ Alignment align_pdpd(const Shape& a, const Shape& b, const BroadcastSpec& spec) 
     // OpenVINO computes the default axis from B's rank as given, then drops B's trailing 1s.
     if (axis == -1) axis = rank_a - rank_b;
     Shape kept = b;
-    while (!kept.empty() && kept.back() == 1) kept.pop_back();
+    while (!kept.empty() && kept.back() == 1)
+        kept.pop_back();
     const auto len = static_cast<std::int64_t>(kept.size());
     if (axis + len > rank_a)
-        reject(a, b, spec, "B's dims (trailing 1s dropped) do not fit in A from axis " +
-                               std::to_string(axis));
+        reject(a, b, spec,
+               "B's dims (trailing 1s dropped) do not fit in A from axis " + std::to_string(axis));
     for (std::int64_t i = 0; i < len; ++i) {
         const std::int64_t x = a[axis + i], y = kept[i];
         if (y != x && y != 1)
@@ -77,9 +78,10 @@ Alignment align_onnx_legacy(const Shape& a, const Shape& b, const BroadcastSpec&
     const auto rank_b = static_cast<std::int64_t>(b.size());
     if (rank_b > rank_a) reject(a, b, spec, "rank(B) exceeds rank(A); only B is broadcast to A");
     if (spec.axis && (*spec.axis < 0 || *spec.axis + rank_b > rank_a))
-        reject(a, b, spec, "axis " + std::to_string(*spec.axis) + " does not fit: B's " +
-                               std::to_string(rank_b) + " dims must lie within A's " +
-                               std::to_string(rank_a) + " from there");
+        reject(a, b, spec,
+               "axis " + std::to_string(*spec.axis) + " does not fit: B's " +
+                   std::to_string(rank_b) + " dims must lie within A's " + std::to_string(rank_a) +
+                   " from there");
     // "the second tensor can either be of element size 1 ..."
     if (element_count(b) == 1) return place_b(a, {}, 0);
     // "... or having its shape as a contiguous subset of the first tensor's shape";
@@ -98,10 +100,14 @@ Alignment align(const Shape& a, const Shape& b, const BroadcastSpec& spec) {
     element_count(a);  // validates rank and dims
     element_count(b);
     switch (spec.rule) {
-        case BroadcastRule::none: return align_none(a, b, spec);
-        case BroadcastRule::numpy: return align_numpy(a, b, spec);
-        case BroadcastRule::pdpd: return align_pdpd(a, b, spec);
-        case BroadcastRule::onnx_legacy: return align_onnx_legacy(a, b, spec);
+        case BroadcastRule::none:
+            return align_none(a, b, spec);
+        case BroadcastRule::numpy:
+            return align_numpy(a, b, spec);
+        case BroadcastRule::pdpd:
+            return align_pdpd(a, b, spec);
+        case BroadcastRule::onnx_legacy:
+            return align_onnx_legacy(a, b, spec);
     }
     __builtin_unreachable();
 }
@@ -123,9 +129,12 @@ std::vector<std::int64_t> broadcast_strides(const Shape& aligned) {
 
 std::string to_string(const BroadcastSpec& spec) {
     switch (spec.rule) {
-        case BroadcastRule::none: return "none";
-        case BroadcastRule::numpy: return "numpy";
-        case BroadcastRule::pdpd: return "pdpd axis=" + std::to_string(spec.axis.value_or(-1));
+        case BroadcastRule::none:
+            return "none";
+        case BroadcastRule::numpy:
+            return "numpy";
+        case BroadcastRule::pdpd:
+            return "pdpd axis=" + std::to_string(spec.axis.value_or(-1));
         case BroadcastRule::onnx_legacy:
             return spec.axis ? "onnx legacy broadcast=1 axis=" + std::to_string(*spec.axis)
                              : "onnx legacy broadcast=1 (suffix)";

@@ -60,8 +60,10 @@ struct FloatLimits {
 };
 FloatLimits float_limits(ElementType t) {
     switch (t) {
-        case ElementType::f16: return {65504.0, 0x1p-14, 0x1p-24};
-        case ElementType::bf16: return {0x1.FEp127, 0x1p-126, 0x1p-133};
+        case ElementType::f16:
+            return {65504.0, 0x1p-14, 0x1p-24};
+        case ElementType::bf16:
+            return {0x1.FEp127, 0x1p-126, 0x1p-133};
         case ElementType::f32:
             return {std::numeric_limits<float>::max(), std::numeric_limits<float>::min(),
                     std::numeric_limits<float>::denorm_min()};
@@ -76,13 +78,20 @@ std::optional<double> named_float(ElementType t, std::string_view text) {
     const std::string_view word = negative ? text.substr(1) : text;
     const FloatLimits lim = float_limits(t);
     double v;
-    if (word == "inf") v = std::numeric_limits<double>::infinity();
-    else if (word == "nan") v = std::numeric_limits<double>::quiet_NaN();
-    else if (word == "max") v = lim.max;
-    else if (word == "lowest") v = -lim.max;
-    else if (word == "min_normal") v = lim.min_normal;
-    else if (word == "denorm_min") v = lim.denorm_min;
-    else return std::nullopt;
+    if (word == "inf")
+        v = std::numeric_limits<double>::infinity();
+    else if (word == "nan")
+        v = std::numeric_limits<double>::quiet_NaN();
+    else if (word == "max")
+        v = lim.max;
+    else if (word == "lowest")
+        v = -lim.max;
+    else if (word == "min_normal")
+        v = lim.min_normal;
+    else if (word == "denorm_min")
+        v = lim.denorm_min;
+    else
+        return std::nullopt;
     return negative ? -v : v;
 }
 
@@ -95,7 +104,8 @@ T parse_float_text(ElementType type, std::string_view text, bool& out_of_range) 
     const std::string_view unsigned_text = has_sign ? text.substr(1) : text;
     std::string_view magnitude = unsigned_text;
     auto format = std::chars_format::general;
-    if (magnitude.size() > 2 && magnitude[0] == '0' && (magnitude[1] == 'x' || magnitude[1] == 'X')) {
+    if (magnitude.size() > 2 && magnitude[0] == '0' &&
+        (magnitude[1] == 'x' || magnitude[1] == 'X')) {
         format = std::chars_format::hex;
         magnitude.remove_prefix(2);
     }
@@ -119,8 +129,10 @@ T parse_float_text(ElementType type, std::string_view text, bool& out_of_range) 
 
 template <class T>
 T narrow_to(double x) {
-    if constexpr (std::is_same_v<T, Half>) return half_from_double(x);
-    else return bfloat16_from_double(x);
+    if constexpr (std::is_same_v<T, Half>)
+        return half_from_double(x);
+    else
+        return bfloat16_from_double(x);
 }
 
 // Text -> f64 -> f16/bf16 rounds twice. When the f64 value d lands exactly on a tie of the 16-bit
@@ -163,7 +175,8 @@ bool store_float(Tensor& t, std::int64_t i, std::string_view text) {
         // that fit); f64 cannot be checked further here.
         if constexpr (std::is_same_v<T, float>) {
             bool wide_out_of_range = false;
-            return static_cast<double>(v) == parse_float_text<double>(t.type, text, wide_out_of_range);
+            return static_cast<double>(v) ==
+                   parse_float_text<double>(t.type, text, wide_out_of_range);
         }
         return true;
     }
@@ -171,8 +184,10 @@ bool store_float(Tensor& t, std::int64_t i, std::string_view text) {
 
 template <class T>
 double as_double(T v) {
-    if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) return to_float(v);
-    else return static_cast<double>(v);
+    if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>)
+        return to_float(v);
+    else
+        return static_cast<double>(v);
 }
 
 }  // namespace

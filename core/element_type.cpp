@@ -8,13 +8,13 @@ std::optional<ElementType> parse_element_type(std::string_view text) {
         ElementType type;
     };
     static constexpr Alias kAliases[] = {
-        {"bool", ElementType::boolean},   {"int8", ElementType::i8},
-        {"int16", ElementType::i16},      {"int32", ElementType::i32},
-        {"int64", ElementType::i64},      {"uint8", ElementType::u8},
-        {"uint16", ElementType::u16},     {"uint32", ElementType::u32},
-        {"uint64", ElementType::u64},     {"float16", ElementType::f16},
-        {"bfloat16", ElementType::bf16},  {"float32", ElementType::f32},
-        {"float", ElementType::f32},      {"float64", ElementType::f64},
+        {"bool", ElementType::boolean},  {"int8", ElementType::i8},
+        {"int16", ElementType::i16},     {"int32", ElementType::i32},
+        {"int64", ElementType::i64},     {"uint8", ElementType::u8},
+        {"uint16", ElementType::u16},    {"uint32", ElementType::u32},
+        {"uint64", ElementType::u64},    {"float16", ElementType::f16},
+        {"bfloat16", ElementType::bf16}, {"float32", ElementType::f32},
+        {"float", ElementType::f32},     {"float64", ElementType::f64},
         {"double", ElementType::f64},
     };
     for (const auto& t : kElementTypes)

@@ -57,12 +57,18 @@ inline constexpr std::array<ElementTypeInfo, 13> kElementTypes{{
 constexpr const ElementTypeInfo& info(ElementType t) {
     return kElementTypes[static_cast<std::size_t>(t)];
 }
-constexpr std::string_view name(ElementType t) { return info(t).name; }
-constexpr std::size_t byte_size(ElementType t) { return info(t).size; }
+constexpr std::string_view name(ElementType t) {
+    return info(t).name;
+}
+constexpr std::size_t byte_size(ElementType t) {
+    return info(t).size;
+}
 constexpr bool is_integer(ElementType t) {
     return info(t).kind == Kind::signed_integer || info(t).kind == Kind::unsigned_integer;
 }
-constexpr bool is_floating(ElementType t) { return info(t).kind == Kind::floating; }
+constexpr bool is_floating(ElementType t) {
+    return info(t).kind == Kind::floating;
+}
 
 // Accepts the suite's names (i32, f16, bf16, ...) and the common long forms
 // (int32, float16, bfloat16, float, double, uint8, bool).
@@ -71,19 +77,58 @@ std::optional<ElementType> parse_element_type(std::string_view text);
 // Storage type of each element type.
 template <ElementType T>
 struct StorageOf;
-template <> struct StorageOf<ElementType::boolean> { using type = bool; };
-template <> struct StorageOf<ElementType::i8> { using type = std::int8_t; };
-template <> struct StorageOf<ElementType::i16> { using type = std::int16_t; };
-template <> struct StorageOf<ElementType::i32> { using type = std::int32_t; };
-template <> struct StorageOf<ElementType::i64> { using type = std::int64_t; };
-template <> struct StorageOf<ElementType::u8> { using type = std::uint8_t; };
-template <> struct StorageOf<ElementType::u16> { using type = std::uint16_t; };
-template <> struct StorageOf<ElementType::u32> { using type = std::uint32_t; };
-template <> struct StorageOf<ElementType::u64> { using type = std::uint64_t; };
-template <> struct StorageOf<ElementType::f16> { using type = Half; };
-template <> struct StorageOf<ElementType::bf16> { using type = BFloat16; };
-template <> struct StorageOf<ElementType::f32> { using type = float; };
-template <> struct StorageOf<ElementType::f64> { using type = double; };
+template <>
+struct StorageOf<ElementType::boolean> {
+    using type = bool;
+};
+template <>
+struct StorageOf<ElementType::i8> {
+    using type = std::int8_t;
+};
+template <>
+struct StorageOf<ElementType::i16> {
+    using type = std::int16_t;
+};
+template <>
+struct StorageOf<ElementType::i32> {
+    using type = std::int32_t;
+};
+template <>
+struct StorageOf<ElementType::i64> {
+    using type = std::int64_t;
+};
+template <>
+struct StorageOf<ElementType::u8> {
+    using type = std::uint8_t;
+};
+template <>
+struct StorageOf<ElementType::u16> {
+    using type = std::uint16_t;
+};
+template <>
+struct StorageOf<ElementType::u32> {
+    using type = std::uint32_t;
+};
+template <>
+struct StorageOf<ElementType::u64> {
+    using type = std::uint64_t;
+};
+template <>
+struct StorageOf<ElementType::f16> {
+    using type = Half;
+};
+template <>
+struct StorageOf<ElementType::bf16> {
+    using type = BFloat16;
+};
+template <>
+struct StorageOf<ElementType::f32> {
+    using type = float;
+};
+template <>
+struct StorageOf<ElementType::f64> {
+    using type = double;
+};
 
 template <ElementType T>
 using Storage = typename StorageOf<T>::type;
@@ -98,19 +143,32 @@ struct TypeTag {
 template <class F>
 decltype(auto) dispatch(ElementType t, F&& f) {
     switch (t) {
-        case ElementType::boolean: return f(TypeTag<ElementType::boolean>{});
-        case ElementType::i8: return f(TypeTag<ElementType::i8>{});
-        case ElementType::i16: return f(TypeTag<ElementType::i16>{});
-        case ElementType::i32: return f(TypeTag<ElementType::i32>{});
-        case ElementType::i64: return f(TypeTag<ElementType::i64>{});
-        case ElementType::u8: return f(TypeTag<ElementType::u8>{});
-        case ElementType::u16: return f(TypeTag<ElementType::u16>{});
-        case ElementType::u32: return f(TypeTag<ElementType::u32>{});
-        case ElementType::u64: return f(TypeTag<ElementType::u64>{});
-        case ElementType::f16: return f(TypeTag<ElementType::f16>{});
-        case ElementType::bf16: return f(TypeTag<ElementType::bf16>{});
-        case ElementType::f32: return f(TypeTag<ElementType::f32>{});
-        case ElementType::f64: return f(TypeTag<ElementType::f64>{});
+        case ElementType::boolean:
+            return f(TypeTag<ElementType::boolean>{});
+        case ElementType::i8:
+            return f(TypeTag<ElementType::i8>{});
+        case ElementType::i16:
+            return f(TypeTag<ElementType::i16>{});
+        case ElementType::i32:
+            return f(TypeTag<ElementType::i32>{});
+        case ElementType::i64:
+            return f(TypeTag<ElementType::i64>{});
+        case ElementType::u8:
+            return f(TypeTag<ElementType::u8>{});
+        case ElementType::u16:
+            return f(TypeTag<ElementType::u16>{});
+        case ElementType::u32:
+            return f(TypeTag<ElementType::u32>{});
+        case ElementType::u64:
+            return f(TypeTag<ElementType::u64>{});
+        case ElementType::f16:
+            return f(TypeTag<ElementType::f16>{});
+        case ElementType::bf16:
+            return f(TypeTag<ElementType::bf16>{});
+        case ElementType::f32:
+            return f(TypeTag<ElementType::f32>{});
+        case ElementType::f64:
+            return f(TypeTag<ElementType::f64>{});
     }
     __builtin_unreachable();
 }

@@ -16,12 +16,11 @@ enum class ErrorKind {
 const char* name(ErrorKind kind);
 
 class Error : public std::runtime_error {
-public:
-    Error(ErrorKind kind, const std::string& message)
-        : std::runtime_error(message), kind_(kind) {}
+  public:
+    Error(ErrorKind kind, const std::string& message) : std::runtime_error(message), kind_(kind) {}
     ErrorKind kind() const { return kind_; }
 
-private:
+  private:
     ErrorKind kind_;
 };
 

@@ -52,8 +52,8 @@ std::uint16_t narrow(double x, Format16 f) {
     const std::uint16_t sign = static_cast<std::uint16_t>((in >> 63) << 15);
     const int in_exponent = static_cast<int>((in >> 52) & 0x7FF);
     const std::uint64_t in_fraction = in & ((std::uint64_t{1} << 52) - 1);
-    const std::uint16_t inf = static_cast<std::uint16_t>(((1u << f.exponent_bits) - 1)
-                                                         << f.mantissa_bits);
+    const std::uint16_t inf =
+        static_cast<std::uint16_t>(((1u << f.exponent_bits) - 1) << f.mantissa_bits);
     if (in_exponent == 0x7FF) {
         if (in_fraction == 0) return sign | inf;
         // NaN: keep the top payload bits and force the quiet bit so it never becomes inf.
@@ -80,11 +80,23 @@ std::uint16_t narrow(double x, Format16 f) {
 
 }  // namespace
 
-float to_float(Half h) { return widen(h.bits, kHalf); }
-float to_float(BFloat16 h) { return widen(h.bits, kBFloat16); }
-Half half_from_double(double x) { return Half{narrow(x, kHalf)}; }
-Half half_from_float(float x) { return Half{narrow(static_cast<double>(x), kHalf)}; }
-BFloat16 bfloat16_from_double(double x) { return BFloat16{narrow(x, kBFloat16)}; }
-BFloat16 bfloat16_from_float(float x) { return BFloat16{narrow(static_cast<double>(x), kBFloat16)}; }
+float to_float(Half h) {
+    return widen(h.bits, kHalf);
+}
+float to_float(BFloat16 h) {
+    return widen(h.bits, kBFloat16);
+}
+Half half_from_double(double x) {
+    return Half{narrow(x, kHalf)};
+}
+Half half_from_float(float x) {
+    return Half{narrow(static_cast<double>(x), kHalf)};
+}
+BFloat16 bfloat16_from_double(double x) {
+    return BFloat16{narrow(x, kBFloat16)};
+}
+BFloat16 bfloat16_from_float(float x) {
+    return BFloat16{narrow(static_cast<double>(x), kBFloat16)};
+}
 
 }  // namespace core

@@ -55,12 +55,16 @@ std::string validate(const OpVersion& op, const AttributeSpec& spec, const std::
             }
             break;
         }
-        case AttributeType::string: break;
+        case AttributeType::string:
+            break;
     }
     if (!spec.allowed.empty() &&
         std::find(spec.allowed.begin(), spec.allowed.end(), v) == spec.allowed.end()) {
         std::string list;
-        for (auto a : spec.allowed) { if (!list.empty()) list += ", "; list += a; }
+        for (auto a : spec.allowed) {
+            if (!list.empty()) list += ", ";
+            list += a;
+        }
         bad_value(op, spec, value, "allowed values are " + list);
     }
     return v;
@@ -74,10 +78,13 @@ std::map<std::string_view, std::string> effective_values(const OpVersion& op,
         const AttributeSpec* spec = op.attribute(key);
         if (!spec) {
             std::string known;
-            for (const auto& a : op.attributes) { if (!known.empty()) known += ", "; known += a.name; }
-            throw Error(ErrorKind::attribute, op.id() + " has no attribute '" + key + "'" +
-                                                  (known.empty() ? " (it takes none)"
-                                                                 : " (it takes: " + known + ")"));
+            for (const auto& a : op.attributes) {
+                if (!known.empty()) known += ", ";
+                known += a.name;
+            }
+            throw Error(ErrorKind::attribute,
+                        op.id() + " has no attribute '" + key + "'" +
+                            (known.empty() ? " (it takes none)" : " (it takes: " + known + ")"));
         }
         if (values.count(spec->name))
             throw Error(ErrorKind::attribute,
@@ -92,7 +99,8 @@ std::map<std::string_view, std::string> effective_values(const OpVersion& op,
 
 BroadcastSpec broadcast_of(const OpVersion& op, const std::map<std::string_view, std::string>& v) {
     switch (op.broadcast) {
-        case BroadcastFamily::multidirectional: return {BroadcastRule::numpy, std::nullopt};
+        case BroadcastFamily::multidirectional:
+            return {BroadcastRule::numpy, std::nullopt};
         case BroadcastFamily::onnx_legacy: {
             if (v.at("broadcast") == "0") return {BroadcastRule::none, std::nullopt};
             std::optional<std::int64_t> axis;
@@ -130,7 +138,10 @@ void check_element_types(const OpVersion& op, ElementType a, ElementType b) {
                                                  "; both inputs must have the same element type");
     if (!op.allows(a)) {
         std::string list;
-        for (auto t : op.element_types) { if (!list.empty()) list += " "; list += name(t); }
+        for (auto t : op.element_types) {
+            if (!list.empty()) list += " ";
+            list += name(t);
+        }
         throw Error(ErrorKind::element_type, op.id() + " does not allow element type " +
                                                  std::string(name(a)) + " (allowed: " + list + ")");
     }

@@ -28,18 +28,38 @@ Types all_numeric() {
     return out;
 }
 
-const AttributeSpec kBroadcast{"broadcast", AttributeType::integer, "0", {"0", "1"}, {}, {},
-                               "1 enables broadcasting B to A"};
-const AttributeSpec kAxis{"axis", AttributeType::integer, std::nullopt, {}, 0, {},
+const AttributeSpec kBroadcast{"broadcast", AttributeType::integer,         "0", {"0", "1"}, {},
+                               {},          "1 enables broadcasting B to A"};
+const AttributeSpec kAxis{"axis",
+                          AttributeType::integer,
+                          std::nullopt,
+                          {},
+                          0,
+                          {},
                           "start of B's dims inside A (broadcast=1); unset: suffix matching"};
-const AttributeSpec kConsumedInputs{"consumed_inputs", AttributeType::integers, std::nullopt, {},
-                                    {}, {}, "legacy optimization hint, ignored"};
-const AttributeSpec kAutoBroadcast{"auto_broadcast", AttributeType::string, "numpy",
-                                   {"none", "numpy", "pdpd"}, {}, {},
-                                   "broadcast rule"};
-const AttributeSpec kAutoBroadcastAxis{"auto_broadcast_axis", AttributeType::integer, "-1", {}, -1,
-                                       {}, "pdpd: start of B's dims inside A; -1: rank(A)-rank(B)"};
-const AttributeSpec kPythonDiv{"m_pythondiv", AttributeType::boolean, "true", {}, {}, "pythondiv",
+const AttributeSpec kConsumedInputs{"consumed_inputs",
+                                    AttributeType::integers,
+                                    std::nullopt,
+                                    {},
+                                    {},
+                                    {},
+                                    "legacy optimization hint, ignored"};
+const AttributeSpec kAutoBroadcast{
+    "auto_broadcast", AttributeType::string, "numpy", {"none", "numpy", "pdpd"}, {}, {},
+    "broadcast rule"};
+const AttributeSpec kAutoBroadcastAxis{"auto_broadcast_axis",
+                                       AttributeType::integer,
+                                       "-1",
+                                       {},
+                                       -1,
+                                       {},
+                                       "pdpd: start of B's dims inside A; -1: rank(A)-rank(B)"};
+const AttributeSpec kPythonDiv{"m_pythondiv",
+                               AttributeType::boolean,
+                               "true",
+                               {},
+                               {},
+                               "pythondiv",
                                "integers: floor division if true, truncation if false"};
 
 OpVersion onnx(std::string_view name, int version, const Types& types) {
@@ -68,10 +88,19 @@ std::vector<OpVersion> build_table() {
         table.push_back(onnx(op, 13, kOnnx13));
         table.push_back(onnx(op, 14, kOnnx14));
     }
-    table.push_back(OpVersion{"openvino", "Multiply", 1, Arithmetic::multiply, all_numeric(),
-                              {kAutoBroadcast, kAutoBroadcastAxis}, BroadcastFamily::auto_broadcast,
+    table.push_back(OpVersion{"openvino",
+                              "Multiply",
+                              1,
+                              Arithmetic::multiply,
+                              all_numeric(),
+                              {kAutoBroadcast, kAutoBroadcastAxis},
+                              BroadcastFamily::auto_broadcast,
                               DivisionRounding::not_division});
-    table.push_back(OpVersion{"openvino", "Divide", 1, Arithmetic::divide, all_numeric(),
+    table.push_back(OpVersion{"openvino",
+                              "Divide",
+                              1,
+                              Arithmetic::divide,
+                              all_numeric(),
                               {kAutoBroadcast, kAutoBroadcastAxis, kPythonDiv},
                               BroadcastFamily::auto_broadcast,
                               DivisionRounding::pythondiv_attribute});
@@ -111,28 +140,38 @@ const OpVersion* find_op_version(std::string_view id) {
 
 std::string_view name(BroadcastFamily f) {
     switch (f) {
-        case BroadcastFamily::onnx_legacy: return "onnx legacy (broadcast, axis)";
-        case BroadcastFamily::multidirectional: return "numpy (multidirectional)";
-        case BroadcastFamily::auto_broadcast: return "auto_broadcast (none | numpy | pdpd)";
+        case BroadcastFamily::onnx_legacy:
+            return "onnx legacy (broadcast, axis)";
+        case BroadcastFamily::multidirectional:
+            return "numpy (multidirectional)";
+        case BroadcastFamily::auto_broadcast:
+            return "auto_broadcast (none | numpy | pdpd)";
     }
     return "?";
 }
 
 std::string_view name(DivisionRounding r) {
     switch (r) {
-        case DivisionRounding::not_division: return "-";
-        case DivisionRounding::truncate: return "integers truncate toward zero";
-        case DivisionRounding::pythondiv_attribute: return "integers: floor if m_pythondiv, else truncate";
+        case DivisionRounding::not_division:
+            return "-";
+        case DivisionRounding::truncate:
+            return "integers truncate toward zero";
+        case DivisionRounding::pythondiv_attribute:
+            return "integers: floor if m_pythondiv, else truncate";
     }
     return "?";
 }
 
 std::string_view name(AttributeType t) {
     switch (t) {
-        case AttributeType::integer: return "int";
-        case AttributeType::integers: return "ints";
-        case AttributeType::boolean: return "bool";
-        case AttributeType::string: return "string";
+        case AttributeType::integer:
+            return "int";
+        case AttributeType::integers:
+            return "ints";
+        case AttributeType::boolean:
+            return "bool";
+        case AttributeType::string:
+            return "string";
     }
     return "?";
 }

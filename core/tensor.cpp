@@ -24,8 +24,8 @@ std::int64_t element_count(const Shape& shape) {
                                           std::to_string(kMaxRank));
     for (std::int64_t d : shape)
         if (d < 0)
-            throw Error(ErrorKind::shape,
-                        "shape " + to_string(shape) + " has a negative dimension " + std::to_string(d));
+            throw Error(ErrorKind::shape, "shape " + to_string(shape) +
+                                              " has a negative dimension " + std::to_string(d));
     // A zero dim makes the tensor empty however large the other dims are.
     if (std::find(shape.begin(), shape.end(), 0) != shape.end()) return 0;
     std::int64_t count = 1;

@@ -43,7 +43,7 @@ struct Tensor {
         return {reinterpret_cast<const T*>(bytes.data()), bytes.size() / sizeof(T)};
     }
 
-private:
+  private:
     void check_storage(std::size_t element_size) const;
 };
 
@@ -55,7 +55,8 @@ Tensor make_tensor(Shape shape, const std::vector<Storage<T>>& values) {
     if (out.size() != values.size())
         throw std::logic_error("make_tensor: " + std::to_string(values.size()) +
                                " values for shape " + to_string(t.shape));
-    for (std::size_t i = 0; i < values.size(); ++i) out[i] = values[i];
+    for (std::size_t i = 0; i < values.size(); ++i)
+        out[i] = values[i];
     return t;
 }
 

@@ -21,8 +21,7 @@ struct Quotient {
 // rounds toward -inf (Divide-1 with m_pythondiv=true, Python's //). No hardware division runs
 // on a zero divisor, nor on MIN / -1, whose exact quotient -MIN wraps to MIN.
 template <class T>
-    requires std::is_integral_v<T>
-Quotient<T> divide(T a, T b, core::IntegerRounding rounding) {
+requires std::is_integral_v<T> Quotient<T> divide(T a, T b, core::IntegerRounding rounding) {
     if (b == 0) return {T{0}, true};
     if constexpr (std::is_signed_v<T>) {
         if (a == std::numeric_limits<T>::min() && b == T(-1)) return {a, false};
@@ -34,8 +33,12 @@ Quotient<T> divide(T a, T b, core::IntegerRounding rounding) {
 }
 
 // Floats: IEEE 754 division; m_pythondiv has no effect. x/0 gives ±inf or NaN per IEEE.
-inline Quotient<float> divide(float a, float b, core::IntegerRounding) { return {a / b, false}; }
-inline Quotient<double> divide(double a, double b, core::IntegerRounding) { return {a / b, false}; }
+inline Quotient<float> divide(float a, float b, core::IntegerRounding) {
+    return {a / b, false};
+}
+inline Quotient<double> divide(double a, double b, core::IntegerRounding) {
+    return {a / b, false};
+}
 
 // f16 and bf16: the f32 quotient rounded into 16 bits. Double rounding is innocuous because
 // f32 carries 24 >= 2p + 2 bits for p = 11 (f16) and p = 8 (bf16).

@@ -11,15 +11,19 @@ namespace reference {
 // Integers: the exact product reduced modulo 2^N (two's-complement wrap). The multiplication
 // runs in an unsigned type at least as wide as int, so no signed overflow can occur.
 template <class T>
-    requires std::is_integral_v<T>
-T multiply(T a, T b) {
-    using Wide = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::make_unsigned_t<T>>;
+requires std::is_integral_v<T> T multiply(T a, T b) {
+    using Wide =
+        std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::make_unsigned_t<T>>;
     return static_cast<T>(static_cast<Wide>(static_cast<Wide>(a) * static_cast<Wide>(b)));
 }
 
 // f32 and f64: IEEE 754 multiplication, rounded to nearest even.
-inline float multiply(float a, float b) { return a * b; }
-inline double multiply(double a, double b) { return a * b; }
+inline float multiply(float a, float b) {
+    return a * b;
+}
+inline double multiply(double a, double b) {
+    return a * b;
+}
 
 // f16 and bf16: the product of two 11-bit (or 8-bit) significands is exact in f32, so rounding
 // that product once into the 16-bit format gives the correctly rounded result.

@@ -22,7 +22,8 @@ core::BroadcastRule parse_rule(const TableRow& row) {
 std::string shape_name(const core::Shape& s) {
     if (s.empty()) return "scalar";
     std::string out;
-    for (std::size_t i = 0; i < s.size(); ++i) out += (i ? "x" : "") + std::to_string(s[i]);
+    for (std::size_t i = 0; i < s.size(); ++i)
+        out += (i ? "x" : "") + std::to_string(s[i]);
     return out;
 }
 
@@ -41,7 +42,8 @@ struct Example {
 };
 
 std::vector<RuleBinding> bindings(const Example& e) {
-    if (e.rule != core::BroadcastRule::onnx_legacy) return versions_offering(e.rule, axis_of(e.attributes));
+    if (e.rule != core::BroadcastRule::onnx_legacy)
+        return versions_offering(e.rule, axis_of(e.attributes));
     std::vector<RuleBinding> out;
     for (const core::OpVersion& op : core::op_versions())
         if (op.broadcast == core::BroadcastFamily::onnx_legacy) out.push_back({&op, e.attributes});
@@ -58,9 +60,10 @@ std::vector<Check> example_checks(const Example& e) {
     constexpr auto type = core::ElementType::f32;
     std::vector<Check> checks;
     for (const RuleBinding& binding : bindings(e)) {
-        Check c{binding.op->id(), binding.op, binding.attributes, fill_dividends(type, e.a),
+        Check c{binding.op->id(),         binding.op, binding.attributes, fill_dividends(type, e.a),
                 fill_divisors(type, e.b), {}};
-        if (!e.result) c.expected.error = e.error;
+        if (!e.result)
+            c.expected.error = e.error;
         else
             c.expected.output = expected_output(binding.op->arithmetic, false, placement_of(e), c.a,
                                                 c.b, *e.result);
@@ -70,14 +73,17 @@ std::vector<Check> example_checks(const Example& e) {
 }
 
 std::string case_name(const TableRow& row, const Example& e) {
-    std::string name = "broadcast." + row.fields[0] + "." + shape_name(e.a) + "_by_" + shape_name(e.b);
-    for (const auto& [k, v] : e.attributes) name += "_" + k + v;
+    std::string name =
+        "broadcast." + row.fields[0] + "." + shape_name(e.a) + "_by_" + shape_name(e.b);
+    for (const auto& [k, v] : e.attributes)
+        name += "_" + k + v;
     return name;
 }
 
 }  // namespace
 
-std::vector<RuleBinding> versions_offering(core::BroadcastRule rule, std::optional<std::int64_t> axis) {
+std::vector<RuleBinding> versions_offering(core::BroadcastRule rule,
+                                           std::optional<std::int64_t> axis) {
     std::vector<RuleBinding> out;
     for (const core::OpVersion& op : core::op_versions()) {
         switch (op.broadcast) {
@@ -113,8 +119,10 @@ std::vector<SpecCase> broadcast_rule_cases() {
         Example e{parse_rule(row), parse_shape(row.fields[1]), parse_shape(row.fields[2]),
                   parse_attributes(row.fields[3]), std::nullopt};
         const std::string& result = row.fields[4];
-        if (result == "error:attribute") e.error = core::ErrorKind::attribute;
-        else if (result != "error") e.result = parse_shape(result);
+        if (result == "error:attribute")
+            e.error = core::ErrorKind::attribute;
+        else if (result != "error")
+            e.result = parse_shape(result);
         cases.push_back({case_name(row, e), "broadcast rule example (" + row.where + ")",
                          e.result ? Category::spec_value : Category::rejects_invalid,
                          [e] { return example_checks(e); }});

@@ -16,7 +16,8 @@ bool same_element(const core::Tensor& x, const core::Tensor& y, std::int64_t i) 
 
 std::string join(const std::vector<std::int64_t>& v) {
     std::string s = "[";
-    for (std::size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + std::to_string(v[i]);
+    for (std::size_t i = 0; i < v.size(); ++i)
+        s += (i ? "," : "") + std::to_string(v[i]);
     return s + "]";
 }
 
@@ -51,9 +52,12 @@ std::vector<std::string> check_one(const Check& check, const Evaluate& evaluate,
 
 const char* name(Category c) {
     switch (c) {
-        case Category::spec_value: return "spec-mandated value";
-        case Category::wrap_convention: return "integer overflow (wrap convention)";
-        case Category::rejects_invalid: return "rejects invalid input";
+        case Category::spec_value:
+            return "spec-mandated value";
+        case Category::wrap_convention:
+            return "integer overflow (wrap convention)";
+        case Category::rejects_invalid:
+            return "rejects invalid input";
     }
     return "?";
 }

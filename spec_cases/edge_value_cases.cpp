@@ -12,7 +12,9 @@ namespace {
 constexpr std::string_view kFile = "edge_values.txt";
 
 enum class Field { category, arithmetic, dtypes, a, b, expected };
-const std::string& field(const TableRow& row, Field f) { return row.fields[static_cast<int>(f)]; }
+const std::string& field(const TableRow& row, Field f) {
+    return row.fields[static_cast<int>(f)];
+}
 
 std::vector<core::ElementType> dtypes_of(const TableRow& row) {
     std::vector<core::ElementType> out;
@@ -80,14 +82,22 @@ std::vector<Check> checks_for(const std::vector<TableRow>& rows, core::ElementTy
         const TableRow& row = rows[static_cast<std::size_t>(i)];
         set_exact(a, i, row, field(row, Field::a));
         set_exact(b, i, row, field(row, Field::b));
-        if (field(row, Field::expected) == "undefined") expected.undefined.push_back(i);
-        else set_exact(expected.value, i, row, field(row, Field::expected));
+        if (field(row, Field::expected) == "undefined")
+            expected.undefined.push_back(i);
+        else
+            set_exact(expected.value, i, row, field(row, Field::expected));
     }
     std::vector<Check> checks;
     for (const RuleBinding& binding : bindings(rows.front(), type)) {
         std::string label = binding.op->id() + " " + std::string(core::name(type));
-        for (const auto& [k, v] : binding.attributes) label += " " + k + "=" + v;
-        checks.push_back({label, binding.op, binding.attributes, a, b, {std::nullopt, std::nullopt, std::nullopt}});
+        for (const auto& [k, v] : binding.attributes)
+            label += " " + k + "=" + v;
+        checks.push_back({label,
+                          binding.op,
+                          binding.attributes,
+                          a,
+                          b,
+                          {std::nullopt, std::nullopt, std::nullopt}});
         checks.back().expected.output = expected;
     }
     return checks;
@@ -95,10 +105,12 @@ std::vector<Check> checks_for(const std::vector<TableRow>& rows, core::ElementTy
 
 std::vector<Check> case_checks(const std::vector<TableRow>& rows, core::ElementType type) {
     std::map<std::string, std::vector<TableRow>> by_arithmetic;
-    for (const TableRow& row : rows) by_arithmetic[field(row, Field::arithmetic)].push_back(row);
+    for (const TableRow& row : rows)
+        by_arithmetic[field(row, Field::arithmetic)].push_back(row);
     std::vector<Check> checks;
     for (const auto& [kind, group] : by_arithmetic)
-        for (Check& c : checks_for(group, type)) checks.push_back(std::move(c));
+        for (Check& c : checks_for(group, type))
+            checks.push_back(std::move(c));
     return checks;
 }
 
@@ -118,14 +130,16 @@ std::vector<SpecCase> edge_value_cases() {
     for (const TableRow& row : read_table(kFile, 6)) {
         const std::string& category = field(row, Field::category);
         if (!rows.count(category)) categories.push_back(category);
-        for (core::ElementType t : dtypes_of(row)) rows[category][t].push_back(row);
+        for (core::ElementType t : dtypes_of(row))
+            rows[category][t].push_back(row);
     }
     std::vector<SpecCase> cases;
     for (const std::string& category : categories)
         for (const auto& [type, group] : rows[category])
             cases.push_back({"edge." + category + "." + std::string(core::name(type)),
                              "hand-computed edge values (" + group.front().where + ")",
-                             category_of(category), [group, type] { return case_checks(group, type); }});
+                             category_of(category),
+                             [group, type] { return case_checks(group, type); }});
     return cases;
 }
 

@@ -11,18 +11,24 @@ namespace {
 void store(core::Tensor& t, std::int64_t i, double v) {
     core::dispatch(t.type, [&](auto tag) {
         using T = typename decltype(tag)::type;
-        if constexpr (std::is_same_v<T, core::Half>) t.values<T>()[i] = core::half_from_double(v);
+        if constexpr (std::is_same_v<T, core::Half>)
+            t.values<T>()[i] = core::half_from_double(v);
         else if constexpr (std::is_same_v<T, core::BFloat16>)
             t.values<T>()[i] = core::bfloat16_from_double(v);
-        else t.values<T>()[i] = static_cast<T>(v);
+        else
+            t.values<T>()[i] = static_cast<T>(v);
     });
 }
 
-bool is_unsigned(core::ElementType t) { return core::info(t).kind == core::Kind::unsigned_integer; }
+bool is_unsigned(core::ElementType t) {
+    return core::info(t).kind == core::Kind::unsigned_integer;
+}
 
-core::Tensor fill(core::ElementType type, const core::Shape& shape, double (*value)(std::int64_t, bool)) {
+core::Tensor fill(core::ElementType type, const core::Shape& shape,
+                  double (*value)(std::int64_t, bool)) {
     core::Tensor t = core::Tensor::zeros(type, shape);
-    for (std::int64_t i = 0; i < t.size(); ++i) store(t, i, value(i, is_unsigned(type)));
+    for (std::int64_t i = 0; i < t.size(); ++i)
+        store(t, i, value(i, is_unsigned(type)));
     return t;
 }
 
@@ -53,10 +59,14 @@ std::int64_t b_start(const Placement& p, const core::Shape& a, const core::Shape
                      std::int64_t out_rank) {
     const auto ra = static_cast<std::int64_t>(a.size()), rb = static_cast<std::int64_t>(b.size());
     switch (p.rule) {
-        case core::BroadcastRule::none: return 0;
-        case core::BroadcastRule::numpy: return out_rank - rb;  // right-aligned
-        case core::BroadcastRule::pdpd: return p.axis.value_or(-1) == -1 ? ra - rb : *p.axis;
-        case core::BroadcastRule::onnx_legacy: return p.axis ? *p.axis : ra - rb;  // suffix
+        case core::BroadcastRule::none:
+            return 0;
+        case core::BroadcastRule::numpy:
+            return out_rank - rb;  // right-aligned
+        case core::BroadcastRule::pdpd:
+            return p.axis.value_or(-1) == -1 ? ra - rb : *p.axis;
+        case core::BroadcastRule::onnx_legacy:
+            return p.axis ? *p.axis : ra - rb;  // suffix
     }
     return 0;
 }

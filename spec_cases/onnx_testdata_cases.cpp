@@ -18,8 +18,9 @@ namespace spec_cases {
 namespace {
 
 // The Mul and Div tests ONNX ships; written out so that a missing package fails them by name.
-constexpr const char* kTests[] = {"test_mul_example", "test_mul", "test_mul_uint8", "test_mul_bcast",
-                                  "test_div_example", "test_div", "test_div_uint8", "test_div_bcast"};
+constexpr const char* kTests[] = {"test_mul_example", "test_mul",         "test_mul_uint8",
+                                  "test_mul_bcast",   "test_div_example", "test_div",
+                                  "test_div_uint8",   "test_div_bcast"};
 
 std::string testdata_dir() {
     const char* env = std::getenv("ELTWISE_ONNX_TESTDATA_DIR");
@@ -39,19 +40,32 @@ std::string read_file(const std::string& path) {
 core::ElementType element_type_of(int onnx_type, const std::string& path) {
     using P = onnx::TensorProto;
     switch (onnx_type) {
-        case P::FLOAT: return core::ElementType::f32;
-        case P::DOUBLE: return core::ElementType::f64;
-        case P::FLOAT16: return core::ElementType::f16;
-        case P::BFLOAT16: return core::ElementType::bf16;
-        case P::INT8: return core::ElementType::i8;
-        case P::INT16: return core::ElementType::i16;
-        case P::INT32: return core::ElementType::i32;
-        case P::INT64: return core::ElementType::i64;
-        case P::UINT8: return core::ElementType::u8;
-        case P::UINT16: return core::ElementType::u16;
-        case P::UINT32: return core::ElementType::u32;
-        case P::UINT64: return core::ElementType::u64;
-        case P::BOOL: return core::ElementType::boolean;
+        case P::FLOAT:
+            return core::ElementType::f32;
+        case P::DOUBLE:
+            return core::ElementType::f64;
+        case P::FLOAT16:
+            return core::ElementType::f16;
+        case P::BFLOAT16:
+            return core::ElementType::bf16;
+        case P::INT8:
+            return core::ElementType::i8;
+        case P::INT16:
+            return core::ElementType::i16;
+        case P::INT32:
+            return core::ElementType::i32;
+        case P::INT64:
+            return core::ElementType::i64;
+        case P::UINT8:
+            return core::ElementType::u8;
+        case P::UINT16:
+            return core::ElementType::u16;
+        case P::UINT32:
+            return core::ElementType::u32;
+        case P::UINT64:
+            return core::ElementType::u64;
+        case P::BOOL:
+            return core::ElementType::boolean;
     }
     throw core::Error(core::ErrorKind::input,
                       path + ": unsupported TensorProto data_type " + std::to_string(onnx_type));
@@ -62,7 +76,8 @@ template <class T, class Field>
 void copy_typed(core::Tensor& t, const Field& field, const std::string& path) {
     if (field.size() != t.size())
         throw core::Error(core::ErrorKind::input, path + ": " + std::to_string(field.size()) +
-                                                      " values for shape " + core::to_string(t.shape));
+                                                      " values for shape " +
+                                                      core::to_string(t.shape));
     auto out = t.values<T>();
     for (int i = 0; i < field.size(); ++i) {
         if constexpr (std::is_same_v<T, core::Half> || std::is_same_v<T, core::BFloat16>)
@@ -86,12 +101,16 @@ core::Tensor load_tensor(const std::string& path) {
     }
     core::dispatch(t.type, [&](auto tag) {
         using T = typename decltype(tag)::type;
-        if constexpr (std::is_same_v<T, float>) copy_typed<T>(t, proto.float_data(), path);
-        else if constexpr (std::is_same_v<T, double>) copy_typed<T>(t, proto.double_data(), path);
-        else if constexpr (std::is_same_v<T, std::int64_t>) copy_typed<T>(t, proto.int64_data(), path);
+        if constexpr (std::is_same_v<T, float>)
+            copy_typed<T>(t, proto.float_data(), path);
+        else if constexpr (std::is_same_v<T, double>)
+            copy_typed<T>(t, proto.double_data(), path);
+        else if constexpr (std::is_same_v<T, std::int64_t>)
+            copy_typed<T>(t, proto.int64_data(), path);
         else if constexpr (std::is_same_v<T, std::uint32_t> || std::is_same_v<T, std::uint64_t>)
             copy_typed<T>(t, proto.uint64_data(), path);
-        else copy_typed<T>(t, proto.int32_data(), path);
+        else
+            copy_typed<T>(t, proto.int32_data(), path);
     });
     return t;
 }

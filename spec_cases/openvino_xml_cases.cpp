@@ -23,18 +23,19 @@ struct Layer {
 Layer parse_layer(std::string_view path) {
     const std::string_view text = embedded_file(path);
     pugi::xml_document doc;
-    if (!doc.load_buffer(text.data(), text.size()))
-        malformed(path, "not well-formed XML");
+    if (!doc.load_buffer(text.data(), text.size())) malformed(path, "not well-formed XML");
     const pugi::xml_node layer = doc.child("layer");
     Layer out;
-    out.op = core::find_op_version("openvino." + std::string(layer.attribute("type").value()) + "-1");
+    out.op =
+        core::find_op_version("openvino." + std::string(layer.attribute("type").value()) + "-1");
     if (!out.op) malformed(path, "unknown layer type");
     for (const pugi::xml_attribute a : layer.child("data").attributes())
         out.attributes[a.name()] = a.value();
     for (const char* group : {"input", "output"})
         for (const pugi::xml_node port : layer.child(group).children("port")) {
             core::Shape shape;
-            for (const pugi::xml_node dim : port.children("dim")) shape.push_back(dim.text().as_llong());
+            for (const pugi::xml_node dim : port.children("dim"))
+                shape.push_back(dim.text().as_llong());
             out.ports.push_back(shape);
         }
     if (out.ports.size() != 3) malformed(path, "expected two input ports and one output port");
@@ -43,7 +44,8 @@ Layer parse_layer(std::string_view path) {
 
 // The example's rule and rounding, read from its <data> element as the spec words them.
 Placement placement_of(const Layer& layer) {
-    const std::string rule = layer.attributes.count("auto_broadcast") ? layer.attributes.at("auto_broadcast") : "numpy";
+    const std::string rule =
+        layer.attributes.count("auto_broadcast") ? layer.attributes.at("auto_broadcast") : "numpy";
     return {rule == "none" ? core::BroadcastRule::none : core::BroadcastRule::numpy, std::nullopt};
 }
 
@@ -57,10 +59,14 @@ std::vector<Check> layer_checks(std::string_view path) {
     const Layer layer = parse_layer(path);
     std::vector<Check> checks;
     for (core::ElementType type : layer.op->element_types) {
-        Check c{layer.op->id() + " " + std::string(core::name(type)), layer.op, layer.attributes,
-                fill_dividends(type, layer.ports[0]), fill_divisors(type, layer.ports[1]), {}};
-        c.expected.output = expected_output(layer.op->arithmetic, floors(layer), placement_of(layer),
-                                            c.a, c.b, layer.ports[2]);
+        Check c{layer.op->id() + " " + std::string(core::name(type)),
+                layer.op,
+                layer.attributes,
+                fill_dividends(type, layer.ports[0]),
+                fill_divisors(type, layer.ports[1]),
+                {}};
+        c.expected.output = expected_output(layer.op->arithmetic, floors(layer),
+                                            placement_of(layer), c.a, c.b, layer.ports[2]);
         checks.push_back(std::move(c));
     }
     return checks;

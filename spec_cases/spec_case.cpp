@@ -8,7 +8,8 @@ std::vector<SpecCase> all_spec_cases() {
     std::vector<SpecCase> cases;
     for (auto build : {openvino_xml_cases, value_example_cases, onnx_testdata_cases,
                        broadcast_rule_cases, edge_value_cases})
-        for (SpecCase& c : build()) cases.push_back(std::move(c));
+        for (SpecCase& c : build())
+            cases.push_back(std::move(c));
     return cases;
 }
 

@@ -9,8 +9,10 @@
 namespace spec_cases {
 
 std::string_view trim(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
+        s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+        s.remove_suffix(1);
     return s;
 }
 
@@ -74,15 +76,16 @@ core::AttributeMap parse_attributes(std::string_view text) {
 core::Tensor parse_shaped_values(core::ElementType type, std::string_view text) {
     const auto colon = text.find(':');
     if (colon == std::string_view::npos)
-        throw core::Error(core::ErrorKind::input, "expected SHAPE:VALUES, got '" + std::string(text) + "'");
+        throw core::Error(core::ErrorKind::input,
+                          "expected SHAPE:VALUES, got '" + std::string(text) + "'");
     core::Tensor t = core::Tensor::zeros(type, parse_shape(text.substr(0, colon)));
     const std::string_view list = trim(text.substr(colon + 1));
     const std::vector<std::string> values =
         list.empty() ? std::vector<std::string>{} : split(list, ',');
     if (static_cast<std::int64_t>(values.size()) != t.size())
-        throw core::Error(core::ErrorKind::input, "'" + std::string(text) + "' has " +
-                                                      std::to_string(values.size()) + " values for " +
-                                                      std::to_string(t.size()) + " elements");
+        throw core::Error(core::ErrorKind::input,
+                          "'" + std::string(text) + "' has " + std::to_string(values.size()) +
+                              " values for " + std::to_string(t.size()) + " elements");
     for (std::size_t i = 0; i < values.size(); ++i)
         if (!core::parse_element(t, static_cast<std::int64_t>(i), values[i]))
             throw core::Error(core::ErrorKind::input, "'" + values[i] + "' is not exact in " +

@@ -17,7 +17,8 @@ std::vector<const core::OpVersion*> ops_named(const TableRow& row, core::Element
         const std::string family = std::string(op.domain) + "." + std::string(op.name);
         if ((wanted == op.id() || wanted == family) && op.allows(type)) out.push_back(&op);
     }
-    if (out.empty()) fail(row, "no op version '" + wanted + "' allows " + std::string(core::name(type)));
+    if (out.empty())
+        fail(row, "no op version '" + wanted + "' allows " + std::string(core::name(type)));
     return out;
 }
 
@@ -27,8 +28,11 @@ std::vector<Check> row_checks(const TableRow& row) {
     std::vector<Check> checks;
     for (const core::OpVersion* op : ops_named(row, *type)) {
         Check c{op->id() + " " + row.fields[3] + (row.fields[2].empty() ? "" : " " + row.fields[2]),
-                op, parse_attributes(row.fields[2]), parse_shaped_values(*type, row.fields[4]),
-                parse_shaped_values(*type, row.fields[5]), {}};
+                op,
+                parse_attributes(row.fields[2]),
+                parse_shaped_values(*type, row.fields[4]),
+                parse_shaped_values(*type, row.fields[5]),
+                {}};
         c.expected.output = core::OpOutput{parse_shaped_values(*type, row.fields[6]), {}};
         checks.push_back(std::move(c));
     }
@@ -47,13 +51,14 @@ std::vector<SpecCase> value_example_cases() {
     std::vector<SpecCase> cases;
     for (const std::string& name : order) {
         const std::vector<TableRow> rows = by_case[name];
-        cases.push_back({name, "spec value example (" + rows.front().where + ")", Category::spec_value,
-                         [rows] {
-                             std::vector<Check> checks;
-                             for (const TableRow& row : rows)
-                                 for (Check& c : row_checks(row)) checks.push_back(std::move(c));
-                             return checks;
-                         }});
+        cases.push_back(
+            {name, "spec value example (" + rows.front().where + ")", Category::spec_value, [rows] {
+                 std::vector<Check> checks;
+                 for (const TableRow& row : rows)
+                     for (Check& c : row_checks(row))
+                         checks.push_back(std::move(c));
+                 return checks;
+             }});
     }
     return cases;
 }
