@@ -15,7 +15,8 @@ void print_outcome(const spec_cases::SpecCase& c, const spec_cases::CaseOutcome&
     std::cout << (outcome.passed() ? "PASS " : "FAIL ") << c.name << "  ["
               << spec_cases::name(c.category) << "; " << outcome.checks << " checks]\n";
     if (outcome.passed()) return;
-    std::cout << "     source: " << c.source << "\n";
+    std::cout << "     source: " << c.source << "\n"
+              << "     replay: eltwise-validate spec --case " << c.name << "\n";
     for (const auto& f : outcome.failures)
         std::cout << "     " << f.label << ": " << f.message << "\n";
 }
