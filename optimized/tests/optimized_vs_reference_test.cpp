@@ -1,0 +1,442 @@
+// optimized::run against reference::run, bit for bit (NaN ≡ NaN, undefined lists equal), for
+// every op version × every element type it allows × every rule and rounding it offers, on
+// shapes that reach every kernel shape, every tail length, gathered tiles, empty tensors and
+// multi-threaded runs, with every kernel set this CPU can run.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <ostream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "core/error.hpp"
+#include "core/op_config.hpp"
+#include "core/op_table.hpp"
+#include "core/tensor.hpp"
+#include "optimized/cpu_dispatch.hpp"
+#include "optimized/run.hpp"
+#include "reference/run.hpp"
+
+namespace {
+
+using core::AttributeMap;
+using core::BroadcastRule;
+using core::ElementType;
+using core::OpVersion;
+using core::Shape;
+using core::Tensor;
+
+// ---------------------------------------------------------------------------------------------
+// Deterministic data with edge values mixed in.
+
+template <class T>
+std::vector<T> edge_values() {
+    if constexpr (std::is_integral_v<T>) {
+        using L = std::numeric_limits<T>;
+        return {T(0),  T(1), T(-1),    T(2),     T(-2),           T(3),
+                T(-7), T(7), L::min(), L::max(), T(L::min() + 1), T(L::max() - 1)};
+    } else if constexpr (std::is_same_v<T, float>) {
+        std::vector<T> v{0.0f, -0.0f, 1.0f, -1.0f, 0.5f, -3.0f, 1.0f / 3, 1e30f};
+        for (std::uint32_t bits : {0x7F800000u, 0xFF800000u, 0x7FC00000u, 0xFFC00001u, 0x7FA00000u,
+                                   0x7F7FFFFFu, 0x00800000u, 0x00000001u, 0x807FFFFFu, 0x00400000u})
+            v.push_back(std::bit_cast<float>(bits));
+        return v;
+    } else if constexpr (std::is_same_v<T, double>) {
+        std::vector<T> v{0.0, -0.0, 1.0, -1.0, 0.5, -3.0, 1.0 / 3, 1e300};
+        for (std::uint64_t bits :
+             {0x7FF0000000000000ull, 0xFFF0000000000000ull, 0x7FF8000000000000ull,
+              0x7FF4000000000001ull, 0x7FEFFFFFFFFFFFFFull, 0x0010000000000000ull,
+              0x0000000000000001ull, 0x800FFFFFFFFFFFFFull})
+            v.push_back(std::bit_cast<double>(bits));
+        return v;
+    } else {
+        // f16 / bf16: zeros, ±1, 0.5, -3, inf, NaNs (quiet, signalling, payload), max, min
+        // normal, min and max subnormal.
+        const bool half = std::is_same_v<T, core::Half>;
+        std::vector<std::uint16_t> bits =
+            half ? std::vector<std::uint16_t>{0x0000, 0x8000, 0x3C00, 0xBC00, 0x3800, 0xC200,
+                                              0x7C00, 0xFC00, 0x7E00, 0x7D01, 0xFE3F, 0x7BFF,
+                                              0xFBFF, 0x0400, 0x0001, 0x83FF, 0x3555}
+                 : std::vector<std::uint16_t>{0x0000, 0x8000, 0x3F80, 0xBF80, 0x3F00, 0xC040,
+                                              0x7F80, 0xFF80, 0x7FC0, 0x7F81, 0xFFC1, 0x7F7F,
+                                              0xFF7F, 0x0080, 0x0001, 0x807F, 0x3EAB};
+        std::vector<T> v;
+        for (auto b : bits)
+            v.push_back(T{b});
+        return v;
+    }
+}
+
+template <class T>
+T small_value(std::mt19937_64& rng) {
+    const auto k = static_cast<int>(rng() % 41) - 20;
+    if constexpr (std::is_integral_v<T>) {
+        return static_cast<T>(std::is_signed_v<T> ? k : k + 20);
+    } else if constexpr (std::is_floating_point_v<T>) {
+        return static_cast<T>(k) / T(4);
+    } else if constexpr (std::is_same_v<T, core::Half>) {
+        return core::half_from_double(k / 4.0);
+    } else {
+        return core::bfloat16_from_double(k / 4.0);
+    }
+}
+
+template <class T>
+T random_bits(std::mt19937_64& rng) {
+    const std::uint64_t r = rng();
+    if constexpr (sizeof(T) == 1) return std::bit_cast<T>(static_cast<std::uint8_t>(r));
+    if constexpr (sizeof(T) == 2) return std::bit_cast<T>(static_cast<std::uint16_t>(r));
+    if constexpr (sizeof(T) == 4) return std::bit_cast<T>(static_cast<std::uint32_t>(r));
+    if constexpr (sizeof(T) == 8) return std::bit_cast<T>(r);
+}
+
+// A quarter edge values, a third small values (many exact quotients, some zeros), the rest
+// random bit patterns. The fill depends only on the seed.
+template <class T>
+void fill(Tensor& t, std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    const auto edges = edge_values<T>();
+    for (T& x : t.values<T>()) {
+        const auto pick = rng() % 12;
+        x = pick < 3   ? edges[rng() % edges.size()]
+            : pick < 7 ? small_value<T>(rng)
+                       : random_bits<T>(rng);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Comparison
+
+template <class T>
+std::uint64_t bits_of(T x) {
+    if constexpr (sizeof(T) == 1) return std::bit_cast<std::uint8_t>(x);
+    if constexpr (sizeof(T) == 2) return std::bit_cast<std::uint16_t>(x);
+    if constexpr (sizeof(T) == 4) return std::bit_cast<std::uint32_t>(x);
+    if constexpr (sizeof(T) == 8) return std::bit_cast<std::uint64_t>(x);
+}
+
+template <class T>
+bool is_nan(T x) {
+    if constexpr (std::is_integral_v<T>) {
+        return false;
+    } else if constexpr (std::is_floating_point_v<T>) {
+        return x != x;
+    } else {
+        return (x.bits & 0x7FFF) > (std::is_same_v<T, core::Half> ? 0x7C00 : 0x7F80);
+    }
+}
+
+// Counts mismatching elements and describes the first few.
+template <class T>
+std::string compare_values(const Tensor& expected, const Tensor& actual) {
+    const auto e = expected.values<T>(), a = actual.values<T>();
+    std::ostringstream out;
+    std::int64_t mismatches = 0;
+    for (std::size_t i = 0; i < e.size(); ++i) {
+        if (bits_of(e[i]) == bits_of(a[i]) || (is_nan(e[i]) && is_nan(a[i]))) continue;
+        if (++mismatches <= 5)
+            out << " [" << i << "] expected 0x" << std::hex << bits_of(e[i]) << " got 0x"
+                << bits_of(a[i]) << std::dec;
+    }
+    if (mismatches == 0) return {};
+    return std::to_string(mismatches) + " of " + std::to_string(e.size()) +
+           " elements differ:" + out.str();
+}
+
+std::string describe(const OpVersion& op, ElementType type, const Shape& a, const Shape& b,
+                     const AttributeMap& attributes) {
+    std::string s = op.id() + ":" + std::string(core::name(type)) + ":" + core::to_string(a) + ":" +
+                    core::to_string(b);
+    for (const auto& [k, v] : attributes)
+        s += ":" + k + "=" + v;
+    return s;
+}
+
+std::vector<optimized::Isa> isas() {
+    std::vector<optimized::Isa> out{optimized::Isa::portable};
+    if (optimized::cpu_has_avx2()) out.push_back(optimized::Isa::avx2);
+    return out;
+}
+
+const char* name(optimized::Isa isa) {
+    return isa == optimized::Isa::avx2 ? "avx2" : "portable";
+}
+
+// One case: the reference once, then the optimized run with every ISA and thread count.
+void expect_same(const OpVersion& op, ElementType type, const Shape& shape_a, const Shape& shape_b,
+                 const AttributeMap& attributes, const std::vector<int>& threads) {
+    const std::string what = describe(op, type, shape_a, shape_b, attributes);
+    const std::uint64_t seed = std::hash<std::string>{}(what);
+    Tensor a = Tensor::zeros(type, shape_a), b = Tensor::zeros(type, shape_b);
+    core::dispatch(type, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        if constexpr (!std::is_same_v<T, bool>) {
+            fill<T>(a, seed);
+            fill<T>(b, seed ^ 0x9E3779B97F4A7C15ull);
+        }
+    });
+    const core::OpOutput expected = reference::run(op, attributes, a, b);
+    for (const auto isa : isas()) {
+        optimized::set_isa_override(isa);
+        for (const int n : threads) {
+            const core::OpOutput actual = optimized::run(op, attributes, a, b, n);
+            const std::string where = what + " isa=" + name(isa) + " threads=" + std::to_string(n);
+            ASSERT_EQ(actual.value.type, expected.value.type) << where;
+            ASSERT_EQ(actual.value.shape, expected.value.shape) << where;
+            const std::string diff = core::dispatch(type, [&](auto tag) -> std::string {
+                using T = typename decltype(tag)::type;
+                if constexpr (std::is_same_v<T, bool>) {
+                    return "boolean";
+                } else {
+                    return compare_values<T>(expected.value, actual.value);
+                }
+            });
+            EXPECT_EQ(diff, "") << where;
+            EXPECT_EQ(actual.undefined, expected.undefined) << where;
+        }
+    }
+    optimized::set_isa_override(std::nullopt);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rules and shapes
+
+// Every combination of the rule-selecting attributes the version offers (from the op table).
+std::vector<AttributeMap> rule_variants(const OpVersion& op) {
+    std::vector<AttributeMap> variants{{}};
+    for (const auto& spec : op.attributes) {
+        std::vector<std::string> values;
+        if (spec.type == core::AttributeType::boolean) values = {"true", "false"};
+        if (spec.name == "auto_broadcast" || spec.name == "broadcast")
+            values.assign(spec.allowed.begin(), spec.allowed.end());
+        if (values.empty()) continue;
+        std::vector<AttributeMap> next;
+        for (const auto& v : variants)
+            for (const auto& value : values) {
+                AttributeMap m = v;
+                m[std::string(spec.name)] = value;
+                next.push_back(m);
+            }
+        variants = next;
+    }
+    return variants;
+}
+
+struct ShapeCase {
+    Shape a, b;
+    AttributeMap extra;  // axis attributes
+};
+
+// Same shapes: every tail length up to 2x the widest vector (32 bytes of i8) and beyond.
+void add_identical(std::vector<ShapeCase>& cases) {
+    for (std::int64_t n = 0; n <= 70; ++n)
+        cases.push_back({{n}, {n}, {}});
+    for (Shape s : {Shape{}, Shape{0, 3}, Shape{3, 0, 2}, Shape{2, 3, 4, 5}, Shape{256, 56}})
+        cases.push_back({s, s, {}});
+}
+
+// A tensor times a one-element B: vector⊗scalar tails.
+void add_scalar_b(std::vector<ShapeCase>& cases, const Shape& b) {
+    for (std::int64_t n = 0; n <= 70; ++n)
+        cases.push_back({{n}, b, {}});
+}
+
+void add_numpy(std::vector<ShapeCase>& cases) {
+    add_scalar_b(cases, {});
+    add_scalar_b(cases, {1});
+    for (std::int64_t n = 0; n <= 70; ++n)  // scalar⊗vector tails
+        cases.push_back({{}, {n}, {}});
+    const std::vector<std::pair<Shape, Shape>> pairs = {{{}, {}},
+                                                        {{1, 1, 1}, {1, 1}},
+                                                        {{8, 1, 6, 1}, {7, 1, 5}},
+                                                        {{2, 1, 5}, {1, 4, 5}},
+                                                        {{6, 5}, {2, 1, 5}},
+                                                        {{1, 5, 3}, {5, 2, 1, 3}},
+                                                        {{100, 5}, {100, 1}},
+                                                        {{5, 100}, {5, 1}},
+                                                        {{3, 200}, {3, 1}},
+                                                        {{3, 200}, {200}},
+                                                        {{7, 1}, {1, 9}},
+                                                        {{1, 9}, {7, 1}},
+                                                        {{0, 3}, {1, 3}},
+                                                        {{2, 0}, {2, 1}},
+                                                        {{2, 1}, {2, 0}},
+                                                        {{16, 1, 60, 1}, {9, 1, 7}},
+                                                        {{3, 1, 70}, {1, 5, 70}},
+                                                        {{33, 65}, {33, 1}}};
+    for (const auto& [a, b] : pairs)
+        cases.push_back({a, b, {}});
+}
+
+void add_pdpd(std::vector<ShapeCase>& cases) {
+    add_scalar_b(cases, {});
+    const Shape a{2, 3, 4, 5};
+    const auto axis = [](const char* v) { return AttributeMap{{"auto_broadcast_axis", v}}; };
+    cases.push_back({a, {3, 4}, axis("1")});
+    cases.push_back({a, {3, 1}, axis("1")});
+    cases.push_back({a, {4, 5}, axis("-1")});
+    cases.push_back({a, {4, 5}, axis("2")});
+    cases.push_back({a, {1, 3}, axis("0")});
+    cases.push_back({a, {}, {}});
+    cases.push_back({a, {5}, {}});
+    cases.push_back({{40, 70}, {40}, axis("0")});
+}
+
+void add_onnx_legacy(std::vector<ShapeCase>& cases) {
+    add_scalar_b(cases, {});
+    const Shape a{2, 3, 4, 5};
+    const auto axis = [](const char* v) { return AttributeMap{{"axis", v}}; };
+    for (const Shape& b : {Shape{}, Shape{1, 1}, Shape{5}, Shape{4, 5}})
+        cases.push_back({a, b, {}});
+    cases.push_back({a, {3, 4}, axis("1")});
+    cases.push_back({a, {2}, axis("0")});
+    cases.push_back({{40, 70}, {40}, axis("0")});
+}
+
+std::vector<ShapeCase> small_cases(BroadcastRule rule) {
+    std::vector<ShapeCase> cases;
+    add_identical(cases);
+    if (rule == BroadcastRule::numpy) add_numpy(cases);
+    if (rule == BroadcastRule::pdpd) add_pdpd(cases);
+    if (rule == BroadcastRule::onnx_legacy) add_onnx_legacy(cases);
+    return cases;
+}
+
+// Above the threading threshold, several tiles per thread: vv, vs (per row), sv, gathered.
+std::vector<ShapeCase> large_cases(BroadcastRule rule) {
+    std::vector<ShapeCase> cases{{{300001}, {300001}, {}}};
+    if (rule == BroadcastRule::numpy) {
+        cases.push_back({{40, 1, 300, 1}, {5, 1, 5}, {}});
+        cases.push_back({{600, 512}, {600, 1}, {}});
+        cases.push_back({{}, {300007}, {}});
+    }
+    if (rule == BroadcastRule::pdpd)
+        cases.push_back({{3000, 100}, {3000}, {{"auto_broadcast_axis", "0"}}});
+    if (rule == BroadcastRule::onnx_legacy) cases.push_back({{300007}, {}, {}});
+    return cases;
+}
+
+AttributeMap merged(AttributeMap base, const AttributeMap& extra) {
+    base.insert(extra.begin(), extra.end());
+    return base;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The parameterized sweep: one test per (op version, element type).
+
+struct VersionType {
+    const OpVersion* op;
+    ElementType type;
+};
+
+void PrintTo(const VersionType& v, std::ostream* os) {
+    *os << v.op->id() << ":" << core::name(v.type);
+}
+
+std::vector<VersionType> version_types(std::string_view domain = {}) {
+    std::vector<VersionType> out;
+    for (const auto& op : core::op_versions())
+        if (domain.empty() || op.domain == domain)
+            for (const auto type : op.element_types)
+                out.push_back({&op, type});
+    return out;
+}
+
+class OptimizedMatchesReference : public ::testing::TestWithParam<VersionType> {};
+
+TEST_P(OptimizedMatchesReference, SmallShapesEveryRule) {
+    const auto [op, type] = GetParam();
+    for (const auto& rule_attributes : rule_variants(*op)) {
+        const auto rule = core::resolve_attributes(*op, rule_attributes).broadcast.rule;
+        for (const auto& c : small_cases(rule))
+            expect_same(*op, type, c.a, c.b, merged(rule_attributes, c.extra), {1, 2});
+    }
+}
+
+std::string test_name(const ::testing::TestParamInfo<VersionType>& info) {
+    std::string id = info.param.op->id() + "_" + std::string(core::name(info.param.type));
+    for (char& c : id)
+        if (c == '.' || c == '-') c = '_';
+    return id;
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryVersionAndType, OptimizedMatchesReference,
+                         ::testing::ValuesIn(version_types()), test_name);
+
+// Large tensors cost reference time, so only the OpenVINO versions run them: together they
+// allow every element type, every rule and both roundings, and share all kernels with ONNX.
+class OptimizedMatchesReferenceLarge : public ::testing::TestWithParam<VersionType> {};
+
+TEST_P(OptimizedMatchesReferenceLarge, OneAndTwoThreads) {
+    const auto [op, type] = GetParam();
+    for (const auto& rule_attributes : rule_variants(*op)) {
+        const auto rule = core::resolve_attributes(*op, rule_attributes).broadcast.rule;
+        for (const auto& c : large_cases(rule))
+            expect_same(*op, type, c.a, c.b, merged(rule_attributes, c.extra), {1, 2});
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(OpenVinoVersionsAndTypes, OptimizedMatchesReferenceLarge,
+                         ::testing::ValuesIn(version_types("openvino")), test_name);
+
+// ---------------------------------------------------------------------------------------------
+// Errors and threads
+
+core::ErrorKind error_kind(const std::function<void()>& f) {
+    try {
+        f();
+    } catch (const core::Error& e) {
+        return e.kind();
+    }
+    ADD_FAILURE() << "no core::Error thrown";
+    return core::ErrorKind::input;
+}
+
+TEST(OptimizedErrors, RejectsWhatTheReferenceRejects) {
+    const OpVersion& mul = *core::find_op_version("openvino.Multiply-1");
+    const Tensor f = Tensor::zeros(ElementType::f32, {3}), i = Tensor::zeros(ElementType::i32, {3});
+    const Tensor g = Tensor::zeros(ElementType::f32, {2});
+    const auto same_kind = [&](const AttributeMap& attrs, const Tensor& a, const Tensor& b) {
+        EXPECT_EQ(error_kind([&] { optimized::run(mul, attrs, a, b); }),
+                  error_kind([&] { reference::run(mul, attrs, a, b); }));
+    };
+    same_kind({}, f, i);
+    same_kind({}, f, g);
+    same_kind({{"auto_broadcast", "bogus"}}, f, f);
+    Tensor short_buffer = f;
+    short_buffer.bytes.resize(4);
+    EXPECT_EQ(error_kind([&] { optimized::run(mul, {}, short_buffer, f); }),
+              core::ErrorKind::input);
+}
+
+// A reused output is overwritten everywhere, undefined slots included (they must read 0).
+TEST(OptimizedRunInto, OverwritesAReusedOutput) {
+    const OpVersion& div = *core::find_op_version("openvino.Divide-1");
+    Tensor a = Tensor::zeros(ElementType::i32, {70000}), b = a;
+    fill<std::int32_t>(a, 1);
+    fill<std::int32_t>(b, 2);
+    const core::OpOutput expected = reference::run(div, {}, a, b);
+    ASSERT_FALSE(expected.undefined.empty());
+    core::OpOutput out{Tensor::zeros(ElementType::i32, {70000}), {1, 2, 3}};
+    for (auto& byte : out.value.bytes)
+        byte = std::byte{0xA5};
+    optimized::run_into(div, {}, a, b, out, 2);
+    EXPECT_EQ(out.value.bytes, expected.value.bytes);
+    EXPECT_EQ(out.undefined, expected.undefined);
+}
+
+TEST(OptimizedThreads, DefaultThreadCountIsSettable) {
+    optimized::set_thread_count(2);
+    EXPECT_EQ(optimized::thread_count(), 2);
+    optimized::set_thread_count(0);
+    EXPECT_GE(optimized::thread_count(), 1);
+}
+
+}  // namespace
