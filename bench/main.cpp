@@ -1,0 +1,231 @@
+// eltwise-bench: throughput of optimized::run against the reference, Eigen, oneDNN and a copy
+// ceiling, one JSON line per (row, implementation). See bench/README in the project README.
+#include <malloc.h>
+#include <omp.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
+
+#include "bench/bench_row.hpp"
+#include "bench/copy_ceiling.hpp"
+#include "bench/input_fill.hpp"
+#include "bench/median_timer.hpp"
+#include "bench/peer.hpp"
+#include "core/op_config.hpp"
+#include "reference/run.hpp"
+
+#ifdef ELTWISE_BENCH_HAVE_OPTIMIZED
+#include "optimized/run.hpp"
+#endif
+
+namespace {
+
+using nlohmann::json;
+
+struct Options {
+    bool smoke = false;
+    int reps = 7;
+    int reference_reps = 1;
+    int warmup = 1;
+    bool fresh_pages = false;
+    std::string rows_file = ELTWISE_BENCH_ROWS_FILE;
+    std::vector<std::string> only;
+};
+
+struct RowRun {
+    const bench::Row& row;
+    std::int64_t elements;
+    std::int64_t bytes;  // |A| + |B| + |C|
+};
+
+void emit(const json& line) {
+    std::cout << line.dump() << '\n' << std::flush;
+}
+
+json base(const RowRun& r, std::string_view impl) {
+    return {{"row", r.row.id}, {"impl", impl}};
+}
+
+void emit_na(const RowRun& r, std::string_view impl, const std::string& reason) {
+    json j = base(r, impl);
+    j["status"] = "n/a";
+    j["reason"] = reason;
+    emit(j);
+}
+
+void emit_timing(const RowRun& r, std::string_view impl, bench::Timing t, std::int64_t bytes,
+                 int threads, json extra = json::object()) {
+    json j = base(r, impl);
+    j["status"] = "ok";
+    j["median_s"] = t.median_s;
+    j["reps"] = t.reps;
+    j["bytes"] = bytes;
+    j["elements"] = r.elements;
+    j["gb_per_s"] = static_cast<double>(bytes) / t.median_s * 1e-9;
+    j["gelem_per_s"] = static_cast<double>(r.elements) / t.median_s * 1e-9;
+    j["threads"] = threads;
+    j.update(extra);
+    emit(j);
+}
+
+// Elements whose bytes differ from the reference's, undefined outputs excepted.
+std::int64_t mismatches(const core::OpOutput& expected, const std::byte* actual) {
+    const std::size_t size = core::byte_size(expected.value.type);
+    const std::byte* want = expected.value.bytes.data();
+    std::set<std::int64_t> undefined(expected.undefined.begin(), expected.undefined.end());
+    std::int64_t count = 0;
+    for (std::int64_t i = 0; i < expected.value.size(); ++i)
+        if (std::memcmp(want + i * size, actual + i * size, size) != 0 && !undefined.count(i))
+            ++count;
+    return count;
+}
+
+// Returns false when the optimized output disagrees with the reference.
+bool run_row(const bench::Row& row, const Options& o) {
+    const core::Shape& sa = o.smoke ? row.smoke_a : row.a;
+    const core::Shape& sb = o.smoke ? row.smoke_b : row.b;
+    const core::Tensor a = bench::make_input(row, bench::Operand::a, sa);
+    const core::Tensor b = bench::make_input(row, bench::Operand::b, sb);
+    const core::OpVersion& op = row.op();
+    const core::AttributeMap attributes = row.attributes();
+    const core::Shape out_shape = core::prepare_call(op, attributes, a, b).plan.output;
+    const std::int64_t elements = core::element_count(out_shape);
+    const auto out_bytes = static_cast<std::int64_t>(core::byte_size(row.type)) * elements;
+    const RowRun r{row, elements,
+                   static_cast<std::int64_t>(a.bytes.size() + b.bytes.size()) + out_bytes};
+    const int threads = omp_get_max_threads();
+    const int warmup = o.smoke ? 0 : o.warmup;
+    const int reps = o.smoke ? 1 : o.reps;
+    bool ok = true;
+
+    {
+        bench::CopyCeiling copy(static_cast<std::size_t>(r.bytes));
+        const auto t = bench::time_median([&] { copy.run(); }, warmup, reps);
+        emit_timing(r, "copy", t, static_cast<std::int64_t>(copy.bytes_moved()), threads);
+    }
+
+    // The reference: single-threaded by design, full size, reference_reps timed runs, no warmup.
+    std::optional<core::OpOutput> expected;
+    const auto t_ref = bench::time_median([&] { expected = reference::run(op, attributes, a, b); },
+                                          0, o.smoke ? 1 : o.reference_reps);
+    emit_timing(r, "reference", t_ref, r.bytes, 1,
+                {{"note", "single-threaded; " + std::to_string(t_ref.reps) +
+                              " timed run(s) at the row's size, no warmup"}});
+
+#ifdef ELTWISE_BENCH_HAVE_OPTIMIZED
+    {
+        std::optional<core::OpOutput> got;
+        const auto t =
+            bench::time_median([&] { got = optimized::run(op, attributes, a, b); }, warmup, reps);
+        const std::int64_t bad = got->value.shape == expected->value.shape &&
+                                         got->value.bytes.size() == expected->value.bytes.size()
+                                     ? mismatches(*expected, got->value.bytes.data())
+                                     : elements;
+        const bool same_undefined = got->undefined == expected->undefined;
+        emit_timing(r, "optimized", t, r.bytes, threads,
+                    {{"mismatches", bad},
+                     {"note", "includes allocating and zero-filling the output tensor"}});
+        if (bad != 0 || !same_undefined) {
+            std::cerr << "eltwise-bench: optimized::run disagrees with reference::run on row "
+                      << row.id << " (" << bad << " elements differ"
+                      << (same_undefined ? "" : ", undefined lists differ") << ")\n";
+            ok = false;
+        }
+    }
+#else
+    emit_na(r, "optimized", "built without optimized/ (CMake target eltwise_optimized missing)");
+#endif
+
+    {  // What the optimized column pays for its output tensor alone (Tensor::zeros).
+        const auto t = bench::time_median(
+            [&] {
+                core::Tensor t = core::Tensor::zeros(row.type, out_shape);
+                asm volatile("" : : "r"(t.bytes.data()) : "memory");
+            },
+            warmup, reps);
+        emit_timing(r, "output_alloc", t, out_bytes, 1,
+                    {{"note", "Tensor::zeros of the output alone (part of optimized/reference)"}});
+    }
+
+    std::vector<std::byte> out(static_cast<std::size_t>(out_bytes));
+    const bench::PeerCall call{row, a, b, bench::layout_dims(row.layout, sa, sb), out.data()};
+    for (const auto& [name, prepare] :
+         {std::pair{"eigen", &bench::prepare_eigen}, std::pair{"onednn", &bench::prepare_onednn}}) {
+        std::fill(out.begin(), out.end(), std::byte{0});
+        const bench::PreparedPeer peer = prepare(call);
+        if (!peer.run) {
+            emit_na(r, name, peer.reason);
+            continue;
+        }
+        const auto t = bench::time_median(peer.run, warmup, reps);
+        json extra = {{"mismatches", mismatches(*expected, out.data())},
+                      {"same_semantics", peer.same_semantics}};
+        if (!peer.note.empty()) extra["note"] = peer.note;
+        emit_timing(r, name, t, r.bytes, threads, extra);
+    }
+    return ok;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"eltwise-bench: element-wise Mul/Div throughput against peers and a copy ceiling"};
+    Options o;
+    app.add_flag("--smoke", o.smoke, "every row at its tiny smoke shape, 1 repetition");
+    app.add_option("--reps", o.reps, "timed repetitions per implementation (median reported)")
+        ->check(CLI::PositiveNumber);
+    app.add_option("--reference-reps", o.reference_reps, "timed runs of the (slow) reference")
+        ->check(CLI::PositiveNumber);
+    app.add_option("--warmup", o.warmup, "untimed runs before timing")
+        ->check(CLI::NonNegativeNumber);
+    app.add_option("--rows", o.rows_file, "the rows file")->check(CLI::ExistingFile);
+    app.add_option("--only", o.only, "run only these row ids");
+    app.add_flag("--fresh-pages", o.fresh_pages,
+                 "keep glibc's mmap for big blocks: every output allocation faults in new pages");
+    CLI11_PARSE(app, argc, argv);
+
+    if (!o.fresh_pages) {
+        // Big blocks come from the heap and are reused, as in a long-running process with a
+        // caching allocator, instead of being mmapped (and page-faulted) anew on every call.
+        mallopt(M_MMAP_MAX, 0);
+        mallopt(M_TRIM_THRESHOLD, 1 << 30);
+        mallopt(M_TOP_PAD, 64 << 20);
+    }
+
+    try {
+        const std::vector<bench::Row> rows = bench::load_rows(o.rows_file);
+        json meta = {{"mode", o.smoke ? "smoke" : "full"},
+                     {"threads", omp_get_max_threads()},
+                     {"reps", o.smoke ? 1 : o.reps},
+                     {"warmup", o.smoke ? 0 : o.warmup},
+                     {"reference_reps", o.smoke ? 1 : o.reference_reps},
+                     {"allocator", o.fresh_pages ? "glibc default (mmap per big block)"
+                                                 : "glibc heap, no mmap, no trim"},
+                     {"eigen", bench::eigen_version()},
+                     {"onednn", bench::onednn_version()},
+#ifdef ELTWISE_BENCH_HAVE_OPTIMIZED
+                     {"optimized", true}};
+#else
+                     {"optimized", false}};
+#endif
+        if (const char* env = std::getenv("OMP_NUM_THREADS")) meta["omp_num_threads"] = env;
+        emit({{"meta", meta}});
+        bool ok = true;
+        std::set<std::string> wanted(o.only.begin(), o.only.end());
+        for (const auto& id : wanted)
+            if (std::none_of(rows.begin(), rows.end(), [&](const auto& r) { return r.id == id; }))
+                throw std::runtime_error("--only " + id + ": no such row in " + o.rows_file);
+        for (const auto& row : rows)
+            if (wanted.empty() || wanted.count(row.id)) ok = run_row(row, o) && ok;
+        return ok ? 0 : 1;
+    } catch (const std::exception& e) {
+        std::cerr << "eltwise-bench: " << e.what() << '\n';
+        return 2;
+    }
+}

@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""numpy peer of eltwise-bench: the rows of bench/rows.json through numpy ufuncs.
+
+Prints one JSON line per row, with the keys eltwise-bench uses (row, impl, status, median_s, reps,
+bytes, elements, gb_per_s, gelem_per_s, threads), median of --reps timed runs after --warmup.
+Outputs are preallocated (out=). numpy ufuncs run on one thread. bf16 is n/a (numpy has no
+bfloat16); trunc integer division is n/a (numpy has only floor_divide, and a formula through
+floats is not exact for i64). Inputs use the ranges of bench/input_fill.hpp.
+"""
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+
+import numpy as np
+
+DTYPES = {"f32": np.float32, "f16": np.float16, "i32": np.int32, "i64": np.int64, "u8": np.uint8}
+
+
+def numpy_b_shape(row, a_shape, b_shape):
+    """B's shape under numpy broadcasting; pdpd places B (trailing 1s dropped) at `axis`."""
+    if row.get("broadcast", "numpy") != "pdpd":
+        return list(b_shape)
+    b = list(b_shape)
+    while b and b[-1] == 1:
+        b.pop()
+    axis = row.get("axis", -1)
+    if axis == -1:
+        axis = len(a_shape) - len(b)
+    return [1] * axis + b + [1] * (len(a_shape) - axis - len(b))
+
+
+def make_input(row, operand, shape, rng):
+    dtype = DTYPES[row["dtype"]]
+    n = int(np.prod(shape, dtype=np.int64))
+    divide = row["op"] == "divide"
+    if np.issubdtype(dtype, np.floating):
+        mag = rng.uniform(0.5, 2.0, n)
+        values = np.where(rng.integers(0, 2, n) == 1, -mag, mag)
+    else:
+        kind = row["dtype"]
+        sign = np.where(rng.integers(0, 2, n) == 1, -1, 1)
+        if kind == "i32":
+            if not divide:
+                values = rng.integers(-2000, 2001, n)
+            elif operand == "a":
+                values = rng.integers(-1000000, 1000001, n)
+            else:
+                values = sign * rng.integers(1, 1001, n)
+        elif kind == "i64":
+            if not divide:
+                values = rng.integers(-(1 << 20), (1 << 20) + 1, n)
+            elif operand == "a":
+                values = rng.integers(-10**12, 10**12 + 1, n)
+            else:
+                values = sign * rng.integers(1, 10**6 + 1, n)
+        else:  # u8
+            if not divide:
+                values = rng.integers(0, 16, n)
+            else:
+                values = rng.integers(1 if operand == "b" else 0, 256, n)
+    return values.astype(dtype).reshape(shape)
+
+
+def kernel(row):
+    """The ufunc for the row, or (None, reason)."""
+    if row["dtype"] not in DTYPES:
+        return None, f"numpy has no {row['dtype']} dtype"
+    if row["op"] == "multiply":
+        return np.multiply, None
+    rounding = row.get("rounding")
+    if rounding is None:
+        return np.true_divide, None
+    if rounding == "floor":
+        return np.floor_divide, None
+    return None, "numpy has no truncating integer division (only floor_divide)"
+
+
+def median_time(f, warmup, reps):
+    for _ in range(warmup):
+        f()
+    times = []
+    for _ in range(reps):
+        start = time.perf_counter()
+        f()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def emit(line):
+    print(json.dumps(line, sort_keys=True), flush=True)
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--smoke", action="store_true", help="tiny shapes, 1 repetition, no warmup")
+    p.add_argument("--reps", type=int, default=7)
+    p.add_argument("--warmup", type=int, default=1)
+    p.add_argument("--rows", default=os.path.join(here, "rows.json"))
+    p.add_argument("--only", action="append", default=[], help="run only this row id")
+    args = p.parse_args()
+    reps, warmup = (1, 0) if args.smoke else (args.reps, args.warmup)
+    rows = json.load(open(args.rows))["rows"]
+    emit({"meta": {"impl": "numpy", "numpy": np.__version__, "threads": 1, "reps": reps,
+                   "warmup": warmup, "mode": "smoke" if args.smoke else "full"}})
+    rng = np.random.default_rng(42)
+    for row in rows:
+        if args.only and row["id"] not in args.only:
+            continue
+        f, reason = kernel(row)
+        if f is None:
+            emit({"row": row["id"], "impl": "numpy", "status": "n/a", "reason": reason})
+            continue
+        shapes = row["smoke"] if args.smoke else row
+        a = make_input(row, "a", shapes["a"], rng)
+        b = make_input(row, "b", numpy_b_shape(row, shapes["a"], shapes["b"]), rng)
+        out = np.empty(np.broadcast_shapes(a.shape, b.shape), dtype=a.dtype)
+        seconds = median_time(lambda: f(a, b, out=out), warmup, reps)
+        nbytes = a.nbytes + b.nbytes + out.nbytes
+        emit({"row": row["id"], "impl": "numpy", "status": "ok", "median_s": seconds, "reps": reps,
+              "bytes": nbytes, "elements": out.size, "gb_per_s": nbytes / seconds * 1e-9,
+              "gelem_per_s": out.size / seconds * 1e-9, "threads": 1,
+              "note": "ufunc with out= (preallocated output), single-threaded"})
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

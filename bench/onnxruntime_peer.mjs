@@ -1,0 +1,289 @@
+// onnxruntime-node peer of eltwise-bench: the rows of bench/rows.json as one-node ONNX models
+// (opset 14 Mul / Div), written here as protobuf bytes, run on ORT's CPU execution provider
+// with intra-op threads = all cores. Prints one JSON line per row with the keys eltwise-bench
+// uses; the median of --reps timed session.run calls after --warmup untimed ones.
+// ONNX Div truncates integers, so ORT is a peer of the trunc rows only (floor rows: n/a).
+// Inputs use the ranges of bench/input_fill.hpp (from a 32-bit hash, not the same values).
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as ort from 'onnxruntime-node';
+
+// ---- a minimal protobuf writer (wire types 0: varint, 2: length-delimited) ----
+function varint(n) {
+  const out = [];
+  let v = BigInt(n);
+  if (v < 0n) v += 1n << 64n;
+  do {
+    let byte = Number(v & 0x7fn);
+    v >>= 7n;
+    if (v !== 0n) byte |= 0x80;
+    out.push(byte);
+  } while (v !== 0n);
+  return out;
+}
+const fieldVarint = (field, n) => [...varint((field << 3) | 0), ...varint(n)];
+function fieldBytes(field, bytes) {
+  return [...varint((field << 3) | 2), ...varint(bytes.length), ...bytes];
+}
+const fieldString = (field, s) => fieldBytes(field, [...Buffer.from(s, 'utf8')]);
+
+// onnx.proto: TensorProto.DataType
+const ONNX_TYPE = { f32: 1, u8: 2, i32: 6, i64: 7, f16: 10, bf16: 16 };
+// onnxruntime-common tensor type names (it has no bfloat16)
+const ORT_TYPE = { f32: 'float32', u8: 'uint8', i32: 'int32', i64: 'int64', f16: 'float16' };
+
+function valueInfo(name, elemType, shape) {
+  const dims = shape.flatMap((d) => fieldBytes(1, fieldVarint(1, d)));  // Dimension.dim_value
+  const tensorType = [...fieldVarint(1, elemType), ...fieldBytes(2, dims)];  // elem_type, shape
+  const typeProto = fieldBytes(1, tensorType);  // TypeProto.tensor_type
+  return [...fieldString(1, name), ...fieldBytes(2, typeProto)];
+}
+
+// ModelProto{ir_version 7, opset_import {"" 14}, graph {node, name, input, output}}
+function binaryModel(opType, elemType, aShape, bShape, cShape) {
+  const node = [...fieldString(1, 'A'), ...fieldString(1, 'B'), ...fieldString(2, 'C'),
+                ...fieldString(3, 'n0'), ...fieldString(4, opType)];
+  const graph = [...fieldBytes(1, node), ...fieldString(2, 'eltwise_bench'),
+                 ...fieldBytes(11, valueInfo('A', elemType, aShape)),
+                 ...fieldBytes(11, valueInfo('B', elemType, bShape)),
+                 ...fieldBytes(12, valueInfo('C', elemType, cShape))];
+  const opset = [...fieldString(1, ''), ...fieldVarint(2, 14)];
+  return Uint8Array.from([...fieldVarint(1, 7), ...fieldString(2, 'eltwise-bench'),
+                          ...fieldBytes(7, graph), ...fieldBytes(8, opset)]);
+}
+
+// ---- shapes ----
+function numpyBShape(row, a, b) {  // pdpd: B (trailing 1s dropped) placed at `axis`
+  if ((row.broadcast ?? 'numpy') !== 'pdpd') return [...b];
+  const core = [...b];
+  while (core.length && core[core.length - 1] === 1) core.pop();
+  let axis = row.axis ?? -1;
+  if (axis === -1) axis = a.length - core.length;
+  return [...Array(axis).fill(1), ...core, ...Array(a.length - axis - core.length).fill(1)];
+}
+function broadcastShape(a, b) {
+  const n = Math.max(a.length, b.length);
+  const out = [];
+  for (let i = 0; i < n; ++i) {
+    const x = a[a.length - n + i] ?? 1, y = b[b.length - n + i] ?? 1;
+    out.push(x === 1 ? y : x);
+  }
+  return out;
+}
+const count = (shape) => shape.reduce((p, d) => p * d, 1);
+
+// ---- inputs ----
+function hash32(x) {  // murmur3 fmix32
+  x = Math.imul(x ^ (x >>> 16), 0x85ebca6b);
+  x = Math.imul(x ^ (x >>> 13), 0xc2b2ae35);
+  return (x ^ (x >>> 16)) >>> 0;
+}
+const uniform = (h, lo, hi) => lo + (h % (hi - lo + 1));
+function makeInput(row, operand, shape) {
+  const n = count(shape);
+  const divide = row.op === 'divide';
+  const seed = operand === 'a' ? 0x1234567 : 0x89abcdef;
+  switch (row.dtype) {
+    case 'f32': {
+      const v = new Float32Array(n);
+      for (let i = 0; i < n; ++i) {
+        const h = hash32(seed ^ hash32(i));
+        const m = 0.5 + 1.5 * ((h >>> 1) / 2 ** 31);
+        v[i] = h & 1 ? -m : m;
+      }
+      return v;
+    }
+    case 'f16': {  // sign, exponent 14 or 15 ([0.5, 2)), random 10-bit mantissa
+      const v = new Uint16Array(n);
+      for (let i = 0; i < n; ++i) {
+        const h = hash32(seed ^ hash32(i));
+        v[i] = ((h & 1) << 15) | ((14 + ((h >>> 1) & 1)) << 10) | ((h >>> 2) & 0x3ff);
+      }
+      return v;
+    }
+    case 'i32': {
+      const v = new Int32Array(n);
+      for (let i = 0; i < n; ++i) {
+        const h = hash32(seed ^ hash32(i)), r = h >>> 1, neg = h & 1;
+        if (!divide) v[i] = uniform(r, -2000, 2000);
+        else if (operand === 'a') v[i] = uniform(r, -1000000, 1000000);
+        else v[i] = neg ? -uniform(r, 1, 1000) : uniform(r, 1, 1000);
+      }
+      return v;
+    }
+    case 'i64': {
+      const v = new BigInt64Array(n);
+      for (let i = 0; i < n; ++i) {
+        const h = hash32(seed ^ hash32(i)), h2 = hash32(h), r = h >>> 1, neg = h & 1;
+        let x;
+        if (!divide) x = uniform(r, -(2 ** 20), 2 ** 20);
+        else if (operand === 'a') x = (r * 2 ** 20 + (h2 >>> 12)) % (2e12 + 1) - 1e12;
+        else x = neg ? -uniform(r, 1, 1000000) : uniform(r, 1, 1000000);
+        v[i] = BigInt(x);
+      }
+      return v;
+    }
+    case 'u8': {
+      const v = new Uint8Array(n);
+      for (let i = 0; i < n; ++i) {
+        const h = hash32(seed ^ hash32(i));
+        v[i] = !divide ? h % 16 : operand === 'b' ? uniform(h, 1, 255) : h % 256;
+      }
+      return v;
+    }
+    default:
+      throw new Error(`no input for ${row.dtype}`);
+  }
+}
+
+// Recomputes a sample of outputs (first, last and strided indices); f16 is not checked.
+// Returns the number of mismatching samples, or null when unchecked.
+function spotCheck(row, a, aShape, b, bShape, c, cShape) {
+  if (row.dtype === 'f16') return null;
+  const n = cShape.length;
+  const stridesOf = (shape) => {
+    const s = new Array(n).fill(0);
+    let step = 1;
+    for (let d = shape.length - 1; d >= 0; --d) {
+      s[n - shape.length + d] = shape[d] === 1 ? 0 : step;
+      step *= shape[d];
+    }
+    return s;
+  };
+  const sa = stridesOf(aShape), sb = stridesOf(bShape);
+  const total = count(cShape);
+  const samples = new Set();
+  for (let k = 0; k < Math.min(64, total); ++k) samples.add(k).add(total - 1 - k);
+  for (let k = 0; k < total; k += Math.max(1, Math.floor(total / 997))) samples.add(k);
+  let bad = 0;
+  for (const flat of samples) {
+    let rest = flat, ia = 0, ib = 0;
+    for (let d = n - 1; d >= 0; --d) {
+      const i = rest % cShape[d];
+      rest = Math.floor(rest / cShape[d]);
+      ia += i * sa[d];
+      ib += i * sb[d];
+    }
+    const x = a[ia], y = b[ib];
+    let want;
+    if (row.dtype === 'f32') want = Math.fround(row.op === 'multiply' ? x * y : x / y);
+    else if (row.dtype === 'i64') want = row.op === 'multiply' ? x * y : x / y;
+    else if (row.dtype === 'i32') want = row.op === 'multiply' ? Math.imul(x, y) : Math.trunc(x / y);
+    else want = row.op === 'multiply' ? (x * y) & 255 : Math.trunc(x / y);
+    if (c[flat] !== want) ++bad;
+  }
+  return bad;
+}
+
+function opType(row) {  // [op type, or null and why]
+  if (!(row.dtype in ORT_TYPE)) return [null, `onnxruntime-node has no ${row.dtype} tensor type`];
+  if (row.op === 'multiply') return ['Mul', null];
+  if (row.rounding === 'floor') return [null, 'ONNX Div truncates integers (no floor division)'];
+  return ['Div', null];
+}
+
+const emit = (line) => console.log(JSON.stringify(line));
+
+async function medianTime(f, warmup, reps) {
+  for (let i = 0; i < warmup; ++i) await f();
+  const t = [];
+  for (let i = 0; i < reps; ++i) {
+    const start = process.hrtime.bigint();
+    await f();
+    t.push(Number(process.hrtime.bigint() - start) * 1e-9);
+  }
+  t.sort((x, y) => x - y);
+  const m = t.length >> 1;
+  return t.length % 2 ? t[m] : (t[m - 1] + t[m]) / 2;
+}
+
+function parseArgs(argv) {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const o = { smoke: false, reps: 7, warmup: 1, rows: path.join(here, 'rows.json'), only: [] };
+  for (let i = 0; i < argv.length; ++i) {
+    const a = argv[i];
+    if (a === '--smoke') o.smoke = true;
+    else if (a === '--reps') o.reps = Number(argv[++i]);
+    else if (a === '--warmup') o.warmup = Number(argv[++i]);
+    else if (a === '--rows') o.rows = argv[++i];
+    else if (a === '--only') o.only.push(argv[++i]);
+    else {
+      console.error(`usage: onnxruntime_peer.mjs [--smoke] [--reps N] [--warmup N] [--rows FILE] [--only ID]...`);
+      process.exit(2);
+    }
+  }
+  if (!(o.reps >= 1) || !(o.warmup >= 0)) {
+    console.error('onnxruntime_peer: --reps must be >= 1 and --warmup >= 0');
+    process.exit(2);
+  }
+  return o;
+}
+
+async function main() {
+  const o = parseArgs(process.argv.slice(2));
+  const [reps, warmup] = o.smoke ? [1, 0] : [o.reps, o.warmup];
+  const threads = os.availableParallelism ? os.availableParallelism() : os.cpus().length;
+  const rows = JSON.parse(readFileSync(o.rows, 'utf8')).rows;
+  const version = JSON.parse(readFileSync(new URL(import.meta.resolve('onnxruntime-node/package.json')))).version;
+  emit({ meta: { impl: 'onnxruntime', onnxruntime_node: version, threads, reps, warmup,
+                 mode: o.smoke ? 'smoke' : 'full' } });
+  for (const row of rows) {
+    if (o.only.length && !o.only.includes(row.id)) continue;
+    const na = (reason) => emit({ row: row.id, impl: 'onnxruntime', status: 'n/a', reason });
+    const [op, reason] = opType(row);
+    if (!op) {
+      na(reason);
+      continue;
+    }
+    const shapes = o.smoke ? row.smoke : row;
+    const aShape = shapes.a, bShape = numpyBShape(row, shapes.a, shapes.b);
+    const cShape = broadcastShape(aShape, bShape);
+    let session;
+    try {
+      const model = binaryModel(op, ONNX_TYPE[row.dtype], aShape, bShape, cShape);
+      session = await ort.InferenceSession.create(model, {
+        executionProviders: ['cpu'], intraOpNumThreads: threads, interOpNumThreads: 1,
+        graphOptimizationLevel: 'all' });
+    } catch (e) {
+      na(`onnxruntime: ${String(e.message ?? e).split('\n')[0]}`);
+      continue;
+    }
+    const type = ORT_TYPE[row.dtype];
+    const a = new ort.Tensor(type, makeInput(row, 'a', aShape), aShape);
+    const b = new ort.Tensor(type, makeInput(row, 'b', bShape), bShape);
+    const size = a.data.BYTES_PER_ELEMENT;
+    let note = 'session.run with a preallocated output';
+    let run;
+    try {  // preallocated output when the binding takes it, else ORT allocates (its arena)
+      const c = new ort.Tensor(type, new a.data.constructor(count(cShape)), cShape);
+      run = () => session.run({ A: a, B: b }, { C: c });
+      await run();
+    } catch {
+      note = 'session.run, output allocated by ORT';
+      run = () => session.run({ A: a, B: b });
+      try {
+        await run();
+      } catch (e) {
+        na(`onnxruntime: ${String(e.message ?? e).split('\n')[0]}`);
+        continue;
+      }
+    }
+    const outputs = await run();
+    const mismatches = spotCheck(row, a.data, aShape, b.data, bShape, outputs.C.data, cShape);
+    const seconds = await medianTime(run, warmup, reps);
+    const elements = count(cShape);
+    const bytes = (count(aShape) + count(bShape) + elements) * size;
+    emit({ row: row.id, impl: 'onnxruntime', status: 'ok', median_s: seconds, reps, bytes, elements,
+           gb_per_s: bytes / seconds * 1e-9, gelem_per_s: elements / seconds * 1e-9, threads,
+           ...(mismatches === null ? {} : { spot_check_mismatches: mismatches }),
+           note: `${note}; ${threads} intra-op threads` });
+    await session.release();
+  }
+}
+
+main().catch((e) => {
+  console.error(`onnxruntime_peer: ${e.stack ?? e}`);
+  process.exit(1);
+});
