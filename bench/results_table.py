@@ -85,8 +85,11 @@ def main(paths):
           "output once); copy = parallel memcpy moving the same byte count, in the same run. "
           "`†` computes a different function (not a peer); `≠` output differs from the "
           "reference (C++ peers: all elements; ORT: a sample); `–` not run.")
-    print("`alloc share`: time of `Tensor::zeros` for the output alone over the time of "
-          "`optimized::run`, which allocates and zero-fills its output inside the measured call.")
+    print("`optimized` times `optimized::run_into` writing into a preallocated output that is "
+          "reused across repetitions, as the Eigen and oneDNN peers do; `reference` times "
+          "`reference::run`, allocation included. `alloc share`: time of `Tensor::zeros` for the "
+          "output alone over the optimized time, i.e. what `optimized::run` (which allocates "
+          "and zero-fills its output) would add.")
     ref = next((r for (_, impl), r in results.items() if impl == "reference" and "note" in r), None)
     if ref:
         print(f"- reference: {ref['note']}")

@@ -54,7 +54,8 @@ template <bool Floor, class T>
 requires(std::is_integral_v<T> && sizeof(T) <= 2) T divide_integer(T a, T b) {
     const T divisor = blend(b == 0, T(1), b);
     const float q = static_cast<float>(a) / static_cast<float>(divisor);
-    const T value = static_cast<T>(quotient_to_int32<Floor>(q));
+    // Unsigned operands give q >= 0, where floor and truncation agree: skip the floor step.
+    const T value = static_cast<T>(quotient_to_int32 < Floor && std::is_signed_v<T> > (q));
     return blend(b == 0, T(0), value);
 }
 

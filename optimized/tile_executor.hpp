@@ -43,11 +43,26 @@ T* gather_dims(const TilePlan& p, std::size_t d, std::int64_t rows, std::int64_t
     const std::int64_t extent = d == p.tiled ? rows : p.dims[d].extent;
     const std::int64_t step = p.dims[d].*stride;
     if (d + 1 == p.dims.size()) {
-        for (std::int64_t i = 0; i < extent; ++i)
-            dst[i] = src[i * step];
+        // The innermost stride is 0 or 1 (see coalesce): a fill or a copy, both vectorized.
+        if (step == 0) {
+            std::fill_n(dst, extent, *src);
+        } else if (step == 1) {
+            std::copy_n(src, extent, dst);
+        } else {
+            for (std::int64_t i = 0; i < extent; ++i)
+                dst[i] = src[i * step];
+        }
         return dst + extent;
     }
-    for (std::int64_t i = 0; i < extent; ++i)
+    T* const first = dst;
+    dst = gather_dims(p, d + 1, rows, stride, src, dst);
+    if (step == 0) {  // broadcast along d: every index repeats the first block
+        const std::int64_t block = dst - first;
+        for (std::int64_t i = 1; i < extent; ++i, dst += block)
+            std::copy_n(first, block, dst);
+        return dst;
+    }
+    for (std::int64_t i = 1; i < extent; ++i)
         dst = gather_dims(p, d + 1, rows, stride, src + i * step, dst);
     return dst;
 }
@@ -96,10 +111,53 @@ void record_undefined(const Operand<T>& divisor, std::int64_t flat, std::int64_t
         if (divisor.scalar || divisor.data[i] == T(0)) undefined.push_back(flat + i);
 }
 
+// Innermost spans at least this long are computed row by row, in place, when an operand would
+// otherwise be gathered: one kernel call per innermost row costs less than copying the tile's
+// inputs into a buffer and reading them back (e.g. the outer product (80,1,60,1)x(70,1,50)).
+inline constexpr std::int64_t kRowSpan = 32;
+
+// Calls the kernel on every innermost row of the tile below dim d, in flat output order.
+template <class T>
+void run_rows(const Job<T>& job, Kernel<T> kernel, std::size_t d, std::int64_t rows, const T* a,
+              const T* b, T*& out, std::int64_t& flat, Scratch<T>& scratch) {
+    const TilePlan& p = job.plan;
+    const LoopDim& dim = p.dims[d];
+    const std::int64_t extent = d == p.tiled ? rows : dim.extent;
+    if (d + 2 == p.dims.size()) {
+        const LoopDim& inner = p.dims[d + 1];
+        const std::int64_t span = inner.extent;
+        for (std::int64_t i = 0; i < extent; ++i) {
+            const T* y = b + i * dim.b_stride;
+            if (kernel(a + i * dim.a_stride, y, out, span))
+                record_undefined(Operand<T>{y, inner.b_stride == 0}, flat, span, scratch.undefined);
+            out += span;
+            flat += span;
+        }
+        return;
+    }
+    for (std::int64_t i = 0; i < extent; ++i)
+        run_rows(job, kernel, d + 1, rows, a + i * dim.a_stride, b + i * dim.b_stride, out, flat,
+                 scratch);
+}
+
 template <class T>
 void run_tile(const Job<T>& job, std::int64_t tile, Scratch<T>& scratch) {
     const TileStart s = tile_start(job.plan, tile);
     const std::int64_t n = s.rows * job.plan.row_elements;
+    const LoopDim& inner = job.plan.dims.back();
+    if (job.plan.tiled + 1 < job.plan.dims.size() && inner.extent >= kRowSpan &&
+        (inner.a_stride != 0 || inner.b_stride != 0) &&
+        (tile_layout(job.plan, s.rows, &LoopDim::a_stride) == TileLayout::gathered ||
+         tile_layout(job.plan, s.rows, &LoopDim::b_stride) == TileLayout::gathered)) {
+        const Operands shape = inner.a_stride == 0   ? Operands::scalar_vector
+                               : inner.b_stride == 0 ? Operands::vector_scalar
+                                                     : Operands::vector_vector;
+        T* out = job.out + s.flat;
+        std::int64_t flat = s.flat;
+        run_rows(job, job.table.get(job.op, shape), job.plan.tiled, s.rows, job.a + s.a,
+                 job.b + s.b, out, flat, scratch);
+        return;
+    }
     const Operand<T> x = operand(job.plan, s, s.a, &LoopDim::a_stride, job.a, scratch.a);
     const Operand<T> y = operand(job.plan, s, s.b, &LoopDim::b_stride, job.b, scratch.b);
     T* out = job.out + s.flat;

@@ -4,8 +4,10 @@
 // multi-threaded runs, with every kernel set this CPU can run.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <limits>
 #include <ostream>
@@ -270,7 +272,14 @@ void add_numpy(std::vector<ShapeCase>& cases) {
                                                         {{2, 1}, {2, 0}},
                                                         {{16, 1, 60, 1}, {9, 1, 7}},
                                                         {{3, 1, 70}, {1, 5, 70}},
-                                                        {{33, 65}, {33, 1}}};
+                                                        {{33, 65}, {33, 1}},
+                                                        // Tiles computed row by row (innermost
+                                                        // span >= 32, an input gathered): vs,
+                                                        // sv and vv rows, short tail rows.
+                                                        {{5, 1, 40}, {1, 6, 1}},
+                                                        {{1, 6, 1}, {5, 1, 40}},
+                                                        {{4, 1, 3, 33}, {1, 5, 1, 33}},
+                                                        {{3, 1, 2, 1}, {1, 4, 1, 37}}};
     for (const auto& [a, b] : pairs)
         cases.push_back({a, b, {}});
 }
@@ -316,6 +325,11 @@ std::vector<ShapeCase> large_cases(BroadcastRule rule) {
         cases.push_back({{40, 1, 300, 1}, {5, 1, 5}, {}});
         cases.push_back({{600, 512}, {600, 1}, {}});
         cases.push_back({{}, {300007}, {}});
+        // Row-by-row tiles: the outer products (16,1,45,1)x(40,1,50) and (40,1,50)x(16,1,45,1)
+        // (sv and vs rows) and a vv row tile.
+        cases.push_back({{16, 1, 45, 1}, {40, 1, 50}, {}});
+        cases.push_back({{40, 1, 50}, {16, 1, 45, 1}, {}});
+        cases.push_back({{30, 1, 50}, {1, 200, 50}, {}});
     }
     if (rule == BroadcastRule::pdpd)
         cases.push_back({{3000, 100}, {3000}, {{"auto_broadcast_axis", "0"}}});
@@ -440,3 +454,143 @@ TEST(OptimizedThreads, DefaultThreadCountIsSettable) {
 }
 
 }  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// 16-bit floats, exhaustively: every f16 / bf16 bit pattern (NaN payloads, subnormals, both
+// zeros) times and over a shuffled copy of all patterns (vv) and a handful of scalars (vs, sv),
+// through every kernel set, bit for bit against the reference.
+
+template <class T>
+void expect_same_tensors(const OpVersion& op, const Tensor& a, const Tensor& b,
+                         const std::string& what) {
+    const core::OpOutput expected = reference::run(op, {}, a, b);
+    for (const auto isa : isas()) {
+        optimized::set_isa_override(isa);
+        const core::OpOutput actual = optimized::run(op, {}, a, b, 1);
+        const std::string where = what + " isa=" + name(isa);
+        ASSERT_EQ(actual.value.shape, expected.value.shape) << where;
+        EXPECT_EQ((compare_values<T>(expected.value, actual.value)), "") << where;
+        // Stricter than compare_values: every bit, NaN payloads included, except where both
+        // inputs are NaN (which payload wins then depends on the operand order the compiler
+        // picks for a commutative multiply, in the reference as well).
+        const auto e = expected.value.values<T>(), g = actual.value.values<T>();
+        const auto x = a.values<T>(), y = b.values<T>();
+        std::int64_t differ = 0;
+        for (std::size_t i = 0; i < e.size(); ++i) {
+            const bool both_nan =
+                is_nan(x[x.size() == 1 ? 0 : i]) && is_nan(y[y.size() == 1 ? 0 : i]);
+            if (!both_nan && bits_of(e[i]) != bits_of(g[i])) ++differ;
+        }
+        EXPECT_EQ(differ, 0) << where;
+        EXPECT_EQ(actual.undefined, expected.undefined) << where;
+    }
+    optimized::set_isa_override(std::nullopt);
+}
+
+template <class T>
+void exhaustive_16bit(ElementType type, const std::vector<std::uint16_t>& scalars) {
+    std::vector<std::uint16_t> all(65536), shuffled(65536);
+    for (std::size_t i = 0; i < all.size(); ++i)
+        all[i] = static_cast<std::uint16_t>(i);
+    shuffled = all;
+    std::shuffle(shuffled.begin(), shuffled.end(), std::mt19937_64(42));
+    const auto tensor = [&](const std::vector<std::uint16_t>& bits) {
+        Tensor t = Tensor::zeros(type, {static_cast<std::int64_t>(bits.size())});
+        std::memcpy(t.bytes.data(), bits.data(), bits.size() * 2);
+        return t;
+    };
+    const Tensor a = tensor(all), b = tensor(shuffled);
+    for (const char* id : {"openvino.Multiply-1", "openvino.Divide-1"}) {
+        const OpVersion& op = *core::find_op_version(id);
+        expect_same_tensors<T>(op, a, b, std::string(id) + " vv");
+        for (const std::uint16_t s : scalars) {
+            const Tensor scalar = tensor({s});
+            expect_same_tensors<T>(op, a, scalar, std::string(id) + " vs " + std::to_string(s));
+            expect_same_tensors<T>(op, scalar, a, std::string(id) + " sv " + std::to_string(s));
+        }
+    }
+}
+
+TEST(OptimizedExhaustive16Bit, BFloat16EveryPattern) {
+    // 1, -3, 0.1 (inexact), max, min normal, a subnormal, 0, inf, quiet and signalling NaN.
+    exhaustive_16bit<core::BFloat16>(ElementType::bf16, {0x3F80, 0xC040, 0x3DCD, 0x7F7F, 0x0080,
+                                                         0x0001, 0x0000, 0x7F80, 0x7FC0, 0xFF81});
+}
+
+TEST(OptimizedExhaustive16Bit, Float16EveryPattern) {
+    exhaustive_16bit<core::Half>(ElementType::f16, {0x3C00, 0xC200, 0x2E66, 0x7BFF, 0x0400, 0x0001,
+                                                    0x0000, 0x7C00, 0x7E00, 0xFD01});
+}
+
+// i32 by one divisor (the reciprocal path): every divisor class against edge and random
+// dividends, floor and truncation, through every kernel set.
+TEST(OptimizedScalarDivisor, Int32EveryDivisorClass) {
+    using L = std::numeric_limits<std::int32_t>;
+    std::vector<std::int32_t> dividends = edge_values<std::int32_t>();
+    std::mt19937_64 rng(7);
+    for (int i = 0; i < 4000; ++i)
+        dividends.push_back(static_cast<std::int32_t>(static_cast<std::uint32_t>(rng())));
+    for (std::int32_t k = -300; k <= 300; ++k)  // exact multiples of small divisors
+        for (std::int32_t d : {3, 7, 49, 641, 65537})
+            dividends.push_back(k * d);
+    Tensor a = Tensor::zeros(ElementType::i32, {static_cast<std::int64_t>(dividends.size())});
+    std::memcpy(a.bytes.data(), dividends.data(), dividends.size() * sizeof(std::int32_t));
+    const OpVersion& op = *core::find_op_version("openvino.Divide-1");
+    for (const std::int32_t d : {1, -1, 2, -2, 3, -3, 7, 49, -49, 641, 65537, 1000003, -1000003,
+                                 L::max(), L::min(), L::min() + 1, L::max() - 1, 0}) {
+        Tensor b = Tensor::zeros(ElementType::i32, {});
+        std::memcpy(b.bytes.data(), &d, sizeof d);
+        for (const char* floor : {"true", "false"}) {
+            const AttributeMap attributes{{"m_pythondiv", floor}};
+            const core::OpOutput expected = reference::run(op, attributes, a, b);
+            for (const auto isa : isas()) {
+                optimized::set_isa_override(isa);
+                const core::OpOutput actual = optimized::run(op, attributes, a, b, 1);
+                const std::string where =
+                    "d=" + std::to_string(d) + " floor=" + floor + " isa=" + name(isa);
+                EXPECT_TRUE(actual.value.bytes == expected.value.bytes) << where;
+                EXPECT_EQ(actual.undefined, expected.undefined) << where;
+            }
+            optimized::set_isa_override(std::nullopt);
+        }
+    }
+}
+
+// u8 division, exhaustively: all 65536 (a, b) pairs as vectors, and every value against every
+// scalar divisor and dividend (zero included), floor and truncation, every kernel set.
+TEST(OptimizedExhaustiveU8, DivideEveryPair) {
+    const auto tensor = [](const std::vector<std::uint8_t>& v) {
+        Tensor t = Tensor::zeros(ElementType::u8, {static_cast<std::int64_t>(v.size())});
+        std::memcpy(t.bytes.data(), v.data(), v.size());
+        return t;
+    };
+    std::vector<std::uint8_t> xs(65536 + 7), ys(65536 + 7), all(256 + 5);
+    for (std::size_t i = 0; i < xs.size(); ++i) {
+        xs[i] = static_cast<std::uint8_t>(i);
+        ys[i] = static_cast<std::uint8_t>(i >> 8);
+    }
+    for (std::size_t i = 0; i < all.size(); ++i)
+        all[i] = static_cast<std::uint8_t>(i);
+    const OpVersion& op = *core::find_op_version("openvino.Divide-1");
+    std::vector<std::pair<Tensor, Tensor>> cases{{tensor(xs), tensor(ys)}};
+    for (int s = 0; s < 256; ++s) {
+        cases.emplace_back(tensor(all), tensor({static_cast<std::uint8_t>(s)}));
+        cases.emplace_back(tensor({static_cast<std::uint8_t>(s)}), tensor(all));
+    }
+    for (const char* floor : {"true", "false"}) {
+        const AttributeMap attributes{{"m_pythondiv", floor}};
+        for (std::size_t c = 0; c < cases.size(); ++c) {
+            const auto& [a, b] = cases[c];
+            const core::OpOutput expected = reference::run(op, attributes, a, b);
+            for (const auto isa : isas()) {
+                optimized::set_isa_override(isa);
+                const core::OpOutput actual = optimized::run(op, attributes, a, b, 1);
+                const std::string where =
+                    "case " + std::to_string(c) + " floor=" + floor + " isa=" + name(isa);
+                ASSERT_TRUE(actual.value.bytes == expected.value.bytes) << where;
+                ASSERT_EQ(actual.undefined, expected.undefined) << where;
+            }
+            optimized::set_isa_override(std::nullopt);
+        }
+    }
+}
