@@ -594,3 +594,84 @@ TEST(OptimizedExhaustiveU8, DivideEveryPair) {
         }
     }
 }
+
+// i32 and u32 by one divisor (the AVX2 multiply-and-shift path): about 2000 divisors (every
+// |d| < 300, powers of two and their neighbours, MIN, MAX, random) against edge, small, random
+// dividends and the multiples of d and their neighbours, floor and truncation, through every
+// kernel set, bit for bit.
+template <class T>
+std::vector<T> divisors_32() {
+    using L = std::numeric_limits<T>;
+    std::vector<T> out;
+    const std::int64_t lo = std::is_signed_v<T> ? -299 : 0;
+    for (std::int64_t d = lo; d < 300; ++d)
+        out.push_back(static_cast<T>(d));
+    for (int k = 1; k < 32; ++k)
+        for (const std::int64_t delta : {-1, 0, 1}) {
+            const std::int64_t p = (std::int64_t{1} << k) + delta;
+            out.push_back(static_cast<T>(p));
+            if constexpr (std::is_signed_v<T>) out.push_back(static_cast<T>(-p));
+        }
+    out.insert(out.end(), {L::min(), L::max(), T(L::min() + 1), T(L::max() - 1), T(L::max() / 2),
+                           T(L::max() / 2 + 1), T(L::max() / 3), T(L::max() / 7)});
+    std::mt19937_64 rng(2024);
+    while (out.size() < 2000) {
+        const auto r = rng();
+        const int bits = 1 + static_cast<int>(r % 32);
+        const std::uint32_t x = static_cast<std::uint32_t>(rng()) >> (32 - bits);
+        out.push_back(static_cast<T>(r & (1ull << 40) ? 0u - x : x));
+    }
+    return out;
+}
+
+template <class T>
+void expect_scalar_divisors_32(ElementType type) {
+    using L = std::numeric_limits<T>;
+    std::vector<T> common = edge_values<T>();
+    for (std::int64_t k = -70; k <= 70; ++k)
+        common.push_back(static_cast<T>(k));
+    common.insert(common.end(), {T(L::min() + 2), T(L::max() - 2), T(L::max() / 2),
+                                 T(L::max() / 2 + 1), T(L::min() / 2), T(L::min() / 2 - 1)});
+    std::mt19937_64 rng(11);
+    for (int i = 0; i < 400; ++i)
+        common.push_back(static_cast<T>(static_cast<std::uint32_t>(rng())));
+    const OpVersion& op = *core::find_op_version("openvino.Divide-1");
+    for (const T d : divisors_32<T>()) {
+        std::vector<T> dividends = common;
+        // q·d and q·d ± 1 (wrapping) for quotients near 0, the middle and the extremes.
+        const std::int64_t wide_d = d;
+        const std::int64_t q_max = wide_d == 0 ? 0 : (std::int64_t{L::max()} / wide_d);
+        for (const std::int64_t q :
+             {std::int64_t{1}, std::int64_t{-1}, std::int64_t{2}, std::int64_t{-2}, q_max,
+              q_max - 1, -q_max, -q_max + 1, q_max / 2, -q_max / 2, q_max / 3})
+            for (const std::int64_t delta : {-1, 0, 1})
+                dividends.push_back(static_cast<T>(
+                    static_cast<std::uint32_t>(static_cast<std::uint64_t>(q * wide_d + delta))));
+        Tensor a = Tensor::zeros(type, {static_cast<std::int64_t>(dividends.size())});
+        std::memcpy(a.bytes.data(), dividends.data(), dividends.size() * sizeof(T));
+        Tensor b = Tensor::zeros(type, {});
+        std::memcpy(b.bytes.data(), &d, sizeof d);
+        for (const char* floor : {"true", "false"}) {
+            const AttributeMap attributes{{"m_pythondiv", floor}};
+            const core::OpOutput expected = reference::run(op, attributes, a, b);
+            for (const auto isa : isas()) {
+                optimized::set_isa_override(isa);
+                const core::OpOutput actual = optimized::run(op, attributes, a, b, 1);
+                const std::string where = std::string(core::name(type)) +
+                                          " d=" + std::to_string(d) + " floor=" + floor +
+                                          " isa=" + name(isa);
+                ASSERT_EQ((compare_values<T>(expected.value, actual.value)), "") << where;
+                ASSERT_EQ(actual.undefined, expected.undefined) << where;
+            }
+            optimized::set_isa_override(std::nullopt);
+        }
+    }
+}
+
+TEST(OptimizedScalarDivisor, Int32ManyDivisors) {
+    expect_scalar_divisors_32<std::int32_t>(ElementType::i32);
+}
+
+TEST(OptimizedScalarDivisor, UInt32ManyDivisors) {
+    expect_scalar_divisors_32<std::uint32_t>(ElementType::u32);
+}
