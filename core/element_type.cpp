@@ -2,6 +2,15 @@
 
 namespace core {
 
+std::string to_string(const std::vector<ElementType>& types) {
+    std::string out;
+    for (ElementType t : types) {
+        if (!out.empty()) out += ' ';
+        out += name(t);
+    }
+    return out;
+}
+
 std::optional<ElementType> parse_element_type(std::string_view text) {
     struct Alias {
         std::string_view name;

@@ -5,8 +5,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "core/half_float.hpp"
 
@@ -69,6 +71,9 @@ constexpr bool is_integer(ElementType t) {
 constexpr bool is_floating(ElementType t) {
     return info(t).kind == Kind::floating;
 }
+
+// "f16 f32 f64": the names joined by spaces.
+std::string to_string(const std::vector<ElementType>& types);
 
 // Accepts the suite's names (i32, f16, bf16, ...) and the common long forms
 // (int32, float16, bfloat16, float, double, uint8, bool).

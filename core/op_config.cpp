@@ -136,15 +136,10 @@ void check_element_types(const OpVersion& op, ElementType a, ElementType b) {
         throw Error(ErrorKind::element_type, op.id() + ": A is " + std::string(name(a)) +
                                                  " but B is " + std::string(name(b)) +
                                                  "; both inputs must have the same element type");
-    if (!op.allows(a)) {
-        std::string list;
-        for (auto t : op.element_types) {
-            if (!list.empty()) list += " ";
-            list += name(t);
-        }
+    if (!op.allows(a))
         throw Error(ErrorKind::element_type, op.id() + " does not allow element type " +
-                                                 std::string(name(a)) + " (allowed: " + list + ")");
-    }
+                                                 std::string(name(a)) +
+                                                 " (allowed: " + to_string(op.element_types) + ")");
 }
 
 PreparedCall prepare_call(const OpVersion& op, const AttributeMap& attributes, const Tensor& a,

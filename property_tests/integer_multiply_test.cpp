@@ -7,11 +7,10 @@
 #include <sstream>
 
 #include "core/element_text.hpp"
-#include "oracle/run.hpp"
 #include "property_tests/output_comparison.hpp"
 #include "property_tests/property_check.hpp"
+#include "property_tests/reference_and_oracle.hpp"
 #include "property_tests/value_generators.hpp"
-#include "reference/run.hpp"
 
 namespace property_tests {
 namespace {
@@ -48,14 +47,8 @@ void check_output(const Case& c, const Layout& layout, NamedOutput out) {
 
 TEST_P(IntegerMultiply, WrapsModulo2N) {
     const Combination combination = GetParam();
-    const ::testing::AssertionResult holds = check_property([&] {
-        const Case c = *valid_case(combination);
-        const auto layout = layout_of(c);
-        RC_ASSERT(layout.has_value());
-        const core::OpVersion& op = *combination.op;
-        check_output(c, *layout, {"reference", reference::run(op, c.attributes, c.a, c.b)});
-        check_output(c, *layout, {"oracle", oracle::run(op, c.attributes, c.a, c.b)});
-    });
+    const ::testing::AssertionResult holds =
+        check_property([&] { check_reference_and_oracle(combination, check_output); });
     EXPECT_TRUE(holds);
 }
 

@@ -9,15 +9,6 @@
 namespace validator {
 namespace {
 
-std::string type_list(const core::OpVersion& op) {
-    std::string s;
-    for (core::ElementType t : op.element_types) {
-        if (!s.empty()) s += " ";
-        s += core::name(t);
-    }
-    return s;
-}
-
 std::string describe(const core::AttributeSpec& a) {
     std::string s = std::string(a.name) + ": " + std::string(core::name(a.type));
     s += a.default_value ? ", default " + std::string(*a.default_value) : ", optional";
@@ -69,7 +60,7 @@ int run_list(bool as_json) {
     }
     for (const auto& op : core::op_versions()) {
         std::cout << op.id() << "\n"
-                  << "    element types: " << type_list(op) << "\n"
+                  << "    element types: " << core::to_string(op.element_types) << "\n"
                   << "    broadcast:     " << core::name(op.broadcast) << "\n";
         if (op.rounding != core::DivisionRounding::not_division)
             std::cout << "    division:      " << core::name(op.rounding) << "\n";
