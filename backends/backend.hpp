@@ -1,0 +1,52 @@
+// A backend under test: what it claims, and one call per case. Built-in backends run in
+// process; every other backend runs in a child process (process_backend.hpp).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "backends/protocol.hpp"
+#include "core/op_config.hpp"
+#include "core/tensor.hpp"
+
+namespace backends {
+
+struct Call {
+    std::int64_t id = 0;  // unique within the run
+    const core::OpVersion* op = nullptr;
+    core::AttributeMap attributes;
+    const core::Tensor* a = nullptr;
+    const core::Tensor* b = nullptr;
+    double timeout_seconds = 10;  // out-of-process backends only
+};
+
+// The backend's answer, or what happened to it (the last three: out-of-process only).
+enum class Outcome { ok, rejected, unsupported, error, crashed, hung, protocol_error };
+std::string_view name(Outcome o);
+
+struct Result {
+    Outcome outcome = Outcome::error;
+    core::Tensor output;  // `ok` only
+    // rejected / unsupported / error: the backend's message. crashed: "SIGSEGV" or
+    // "exit status 3", then the last lines of stderr. hung: the timeout. protocol_error: what
+    // was wrong with the answer or the output file.
+    std::string message;
+};
+
+class Backend {
+  public:
+    virtual ~Backend() = default;
+    virtual const Hello& hello() const = 0;
+    // Never throws for anything the backend does; a run never aborts because of a backend.
+    virtual Result run(const Call& call) = 0;
+};
+
+// The in-process backends: "reference" and "optimized". They claim every (op version, type)
+// the table allows and answer `rejected` with core::Error's message for what the spec rejects.
+std::vector<std::string_view> builtin_backend_names();
+std::unique_ptr<Backend> make_builtin_backend(std::string_view name);  // nullptr: unknown name
+
+}  // namespace backends

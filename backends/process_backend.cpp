@@ -1,0 +1,1 @@
+#include "backends/process_backend.hpp"

@@ -1,0 +1,177 @@
+#include "backends/protocol.hpp"
+
+#include <algorithm>
+
+#include <nlohmann/json.hpp>
+
+#include "core/op_table.hpp"
+
+namespace backends {
+namespace {
+
+using nlohmann::json;
+
+json parse_object(std::string_view line) {
+    json j = json::parse(line.begin(), line.end(), nullptr, /*allow_exceptions=*/false);
+    if (j.is_discarded()) throw ProtocolError("not a JSON line: " + std::string(line.substr(0, 200)));
+    if (!j.is_object()) throw ProtocolError("not a JSON object: " + std::string(line.substr(0, 200)));
+    return j;
+}
+
+const json& field(const json& j, const char* key) {
+    const auto it = j.find(key);
+    if (it == j.end()) throw ProtocolError(std::string("missing field \"") + key + "\"");
+    return *it;
+}
+
+std::string string_field(const json& j, const char* key) {
+    const json& v = field(j, key);
+    if (!v.is_string()) throw ProtocolError(std::string("field \"") + key + "\" is not a string");
+    return v.get<std::string>();
+}
+
+std::int64_t id_field(const json& j) {
+    const json& v = field(j, "id");
+    if (!v.is_number_integer()) throw ProtocolError("field \"id\" is not an integer");
+    return v.get<std::int64_t>();
+}
+
+core::ElementType type_named(const std::string& text) {
+    for (const auto& info : core::kElementTypes)
+        if (info.name == text) return info.type;
+    throw ProtocolError("unknown element type \"" + text + "\"");
+}
+
+json tensor_json(const TensorFile& t) {
+    return {{"path", t.path}, {"dtype", core::name(t.dtype)}, {"shape", t.shape}};
+}
+
+TensorFile tensor_file(const json& j, const char* key) {
+    const json& v = field(j, key);
+    if (!v.is_object()) throw ProtocolError(std::string("field \"") + key + "\" is not an object");
+    TensorFile t{string_field(v, "path"), type_named(string_field(v, "dtype")), {}};
+    const json& shape = field(v, "shape");
+    if (!shape.is_array()) throw ProtocolError(std::string(key) + ".shape is not an array");
+    for (const json& d : shape) {
+        if (!d.is_number_integer() || d.get<std::int64_t>() < 0)
+            throw ProtocolError(std::string(key) + ".shape holds a value that is not a dim");
+        t.shape.push_back(d.get<std::int64_t>());
+    }
+    return t;
+}
+
+constexpr Answer kAnswers[] = {Answer::ok, Answer::rejected, Answer::unsupported, Answer::error};
+
+}  // namespace
+
+bool Hello::claims(std::string_view op_id) const {
+    return ops.find(std::string(op_id)) != ops.end();
+}
+
+bool Hello::claims(std::string_view op_id, core::ElementType t) const {
+    const auto it = ops.find(std::string(op_id));
+    return it != ops.end() && std::find(it->second.begin(), it->second.end(), t) != it->second.end();
+}
+
+std::string_view name(Answer a) {
+    switch (a) {
+        case Answer::ok:
+            return "ok";
+        case Answer::rejected:
+            return "rejected";
+        case Answer::unsupported:
+            return "unsupported";
+        case Answer::error:
+            return "error";
+    }
+    return "?";
+}
+
+std::string to_line(const Hello& h) {
+    json ops = json::object();
+    for (const auto& [op, types] : h.ops) {
+        json names = json::array();
+        for (core::ElementType t : types)
+            names.push_back(core::name(t));
+        ops[op] = names;
+    }
+    return json{{"protocol", kProtocolName}, {"name", h.name}, {"version", h.version}, {"ops", ops}}
+        .dump();
+}
+
+std::string to_line(const Request& r) {
+    return json{{"id", r.id},
+                {"op", r.op},
+                {"attributes", r.attributes},
+                {"a", tensor_json(r.a)},
+                {"b", tensor_json(r.b)},
+                {"out", r.out}}
+        .dump();
+}
+
+std::string to_line(const Response& r) {
+    json j{{"id", r.id}, {"status", name(r.status)}};
+    if (r.dtype) j["dtype"] = core::name(*r.dtype);
+    if (!r.message.empty()) j["message"] = r.message;
+    return j.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+Hello parse_hello(std::string_view line) {
+    const json j = parse_object(line);
+    const std::string protocol = string_field(j, "protocol");
+    if (protocol != kProtocolName)
+        throw ProtocolError("protocol \"" + protocol + "\" is not " + std::string(kProtocolName));
+    Hello h{string_field(j, "name"), j.contains("version") ? string_field(j, "version") : "", {}};
+    const json& ops = field(j, "ops");
+    if (!ops.is_object()) throw ProtocolError("field \"ops\" is not an object");
+    for (const auto& [op, types] : ops.items()) {
+        if (!core::find_op_version(op) || core::find_op_version(op)->id() != op)
+            throw ProtocolError("ops: unknown op-version id \"" + op + "\" (see eltwise-validate list)");
+        if (!types.is_array()) throw ProtocolError("ops[\"" + op + "\"] is not an array");
+        auto& list = h.ops[op];
+        for (const json& t : types) {
+            if (!t.is_string()) throw ProtocolError("ops[\"" + op + "\"] holds a non-string");
+            list.push_back(type_named(t.get<std::string>()));
+        }
+    }
+    return h;
+}
+
+Request parse_request(std::string_view line) {
+    const json j = parse_object(line);
+    Request r;
+    r.id = id_field(j);
+    r.op = string_field(j, "op");
+    if (j.contains("attributes")) {
+        const json& attributes = j["attributes"];
+        if (!attributes.is_object()) throw ProtocolError("field \"attributes\" is not an object");
+        for (const auto& [key, value] : attributes.items()) {
+            if (!value.is_string())
+                throw ProtocolError("attribute \"" + key + "\" is not given as text");
+            r.attributes[key] = value.get<std::string>();
+        }
+    }
+    r.a = tensor_file(j, "a");
+    r.b = tensor_file(j, "b");
+    r.out = string_field(j, "out");
+    return r;
+}
+
+Response parse_response(std::string_view line) {
+    const json j = parse_object(line);
+    Response r;
+    r.id = id_field(j);
+    const std::string status = string_field(j, "status");
+    const auto* it = std::find_if(std::begin(kAnswers), std::end(kAnswers),
+                                  [&](Answer a) { return name(a) == status; });
+    if (it == std::end(kAnswers)) throw ProtocolError("unknown status \"" + status + "\"");
+    r.status = *it;
+    if (j.contains("dtype")) r.dtype = type_named(string_field(j, "dtype"));
+    if (j.contains("message")) {
+        const json& m = j["message"];
+        r.message = m.is_string() ? m.get<std::string>() : m.dump();
+    }
+    return r;
+}
+
+}  // namespace backends

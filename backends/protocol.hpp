@@ -1,0 +1,73 @@
+// The eltwise-backend/1 protocol messages (PROTOCOL.md sections 2-4): one JSON object per line.
+// Both sides use this: the validator's process client and the plugin host.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/op_config.hpp"
+#include "core/tensor.hpp"
+
+namespace backends {
+
+inline constexpr std::string_view kProtocolName = "eltwise-backend/1";
+
+// A malformed line: not JSON, a missing or mistyped field, an unknown status or type name.
+class ProtocolError : public std::runtime_error {
+  public:
+    using std::runtime_error::runtime_error;
+};
+
+// What a backend claims: op-version id ("onnx.Mul-14") -> element types.
+struct Hello {
+    std::string name;
+    std::string version;
+    std::map<std::string, std::vector<core::ElementType>> ops;
+
+    bool claims(std::string_view op_id) const;
+    bool claims(std::string_view op_id, core::ElementType t) const;
+};
+
+// One input or output file as the request describes it.
+struct TensorFile {
+    std::string path;
+    core::ElementType dtype = core::ElementType::f32;
+    core::Shape shape;
+};
+
+struct Request {
+    std::int64_t id = 0;
+    std::string op;  // op-version id
+    core::AttributeMap attributes;
+    TensorFile a, b;
+    std::string out;  // where an `ok` answer's output file goes
+};
+
+enum class Answer { ok, rejected, unsupported, error };
+std::string_view name(Answer a);  // "ok", "rejected", ...
+
+struct Response {
+    std::int64_t id = 0;
+    Answer status = Answer::ok;
+    std::optional<core::ElementType> dtype;  // `ok`: the output type, when given
+    std::string message;
+};
+
+// Serialized without the trailing newline. Type names are core::name() ("i32", "bf16", and
+// "boolean" for the boolean inputs of invalid cases).
+std::string to_line(const Hello& h);
+std::string to_line(const Request& r);
+std::string to_line(const Response& r);
+
+// Each throws ProtocolError saying what is wrong with the line. parse_hello also rejects a
+// `protocol` other than kProtocolName, unknown op-version ids and unknown type names.
+Hello parse_hello(std::string_view line);
+Request parse_request(std::string_view line);
+Response parse_response(std::string_view line);
+
+}  // namespace backends
