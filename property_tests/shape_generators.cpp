@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+
 #include "property_tests/broadcast_model.hpp"
 
 namespace property_tests {
@@ -185,7 +186,67 @@ std::optional<std::int64_t> arbitrary_axis(BroadcastRule rule) {
                 4);  // the smallest value each attribute allows
 }
 
+// Lengths around vector widths (8, 16, 32, 64 lanes) and tile / thread boundaries (4096, 65536).
+// The first entry keeps the dim as it is; larger entries come later so that shrinking, which
+// moves toward the front, makes the tensors small again.
+constexpr std::int64_t kKernelLengths[] = {0,    7,    8,    9,    15,    16,    17,
+                                           31,   32,   33,   63,   64,    65,    127,
+                                           128,  129,  255,  256,  257,   1023,  1024,
+                                           1025, 4095, 4096, 4097, 65535, 65536, 65537};
+
+Shape replace_dim(Shape s, std::int64_t from, std::int64_t to) {
+    for (auto& d : s)
+        if (d == from) d = to;
+    return s;
+}
+
+// In double, so that a product of large dims cannot overflow.
+double product(const Shape& s) {
+    double n = 1;
+    for (std::int64_t d : s)
+        n *= static_cast<double>(d);
+    return n;
+}
+
+double output_elements(const ShapeCase& s, BroadcastRule rule) {
+    Shape larger = s.a.size() >= s.b.size() ? s.a : s.b;  // numpy's output when valid, roughly
+    const Shape& shorter = s.a.size() >= s.b.size() ? s.b : s.a;
+    for (std::size_t i = 0; i < shorter.size(); ++i) {
+        std::int64_t& d = larger[larger.size() - shorter.size() + i];
+        d = std::max(d, shorter[i]);
+    }
+    return rule == BroadcastRule::numpy ? product(larger) : std::max(product(s.a), product(s.b));
+}
+
+ShapeCase scaled(ShapeCase s, BroadcastRule rule, std::int64_t max_elements) {
+    if (rule == BroadcastRule::numpy && chance(20)) {  // rank 6 at most: 5 + 1
+        Shape& longer = s.a.size() >= s.b.size() ? s.a : s.b;
+        longer.insert(longer.begin(), 2);
+    }
+    Shape values;
+    for (const Shape* shape : {&s.a, &s.b})
+        for (std::int64_t d : *shape)
+            if (d > 1) values.push_back(d);
+    if (values.empty()) return s;
+    const std::int64_t from = values[static_cast<std::size_t>(pick(0, rank(values) - 1))];
+    std::int64_t fitting = 0;  // the last length whose output stays within max_elements
+    for (std::size_t k = 1; k < std::size(kKernelLengths); ++k) {
+        const ShapeCase t{replace_dim(s.a, from, kKernelLengths[k]),
+                          replace_dim(s.b, from, kKernelLengths[k]), s.axis};
+        if (output_elements(t, rule) > static_cast<double>(max_elements)) break;
+        fitting = static_cast<std::int64_t>(k);
+    }
+    const std::int64_t to = kKernelLengths[static_cast<std::size_t>(pick(0, fitting))];
+    if (to == 0) return s;
+    return {replace_dim(s.a, from, to), replace_dim(s.b, from, to), s.axis};
+}
+
 }  // namespace
+
+rc::Gen<ShapeCase> scaled_shapes(BroadcastRule rule, rc::Gen<ShapeCase> base,
+                                 std::int64_t max_elements) {
+    return rc::gen::exec([=] { return scaled(*base, rule, max_elements); });
+}
 
 std::string to_string(const ShapeCase& s) {
     std::string out = core::to_string(s.a) + " " + core::to_string(s.b);

@@ -32,6 +32,14 @@ rc::Gen<ShapeCase> compatible_shapes(core::BroadcastRule rule);
 // dim 1), an axis that does not fit, or a rank(B) above rank(A).
 rc::Gen<ShapeCase> near_miss_shapes(core::BroadcastRule rule);
 
+// The pairs of `base` at the sizes kernels see: one dim value above 1 is replaced, in both
+// shapes, by a length at or next to a vector width or tile boundary (7 .. 65537); since the
+// replacement is one-to-one and keeps 0 and 1, the pair stays valid (or invalid) under every
+// rule. numpy pairs sometimes get a leading dim, for rank 6. The output keeps at most
+// `max_elements` elements. Shrinking leads back to the unscaled pair.
+rc::Gen<ShapeCase> scaled_shapes(core::BroadcastRule rule, rc::Gen<ShapeCase> base,
+                                 std::int64_t max_elements);
+
 // Any small pair (dims 0..3, rank 0..4) with any axis the attribute rules accept: mostly invalid.
 rc::Gen<ShapeCase> arbitrary_shapes(core::BroadcastRule rule);
 

@@ -2,13 +2,19 @@
 // 0 success, 1 a check failed or the op rejected its input, 2 a usage or input error.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace validator {
 
-int run_list(bool as_json);
+struct ListOptions {
+    bool as_json = false;
+    std::string backend;      // a built-in backend or adapter name: show its claims
+    std::string backend_cmd;  // an out-of-process backend: show its claims
+};
+int run_list(const ListOptions& options);
 
 struct SpecOptions {
     bool list_names = false;         // print case names only (ctest discovery)
@@ -25,5 +31,28 @@ struct EvalOptions {
     std::optional<std::string> out;  // .npy or .json; stdout (JSON) when absent
 };
 int run_eval(const EvalOptions& options);
+
+struct RunOptions {
+    std::string backend;      // built-in name ("optimized", "reference")
+    std::string backend_cmd;  // or an out-of-process command line
+    std::vector<std::string> cases;    // source names; empty: the default sources
+    std::vector<std::string> ops;      // filters; empty: all
+    std::vector<std::string> dtypes;
+    std::vector<std::string> sources;
+    std::vector<std::string> case_ids;  // replay exactly these cases
+    std::vector<std::string> onnx_dirs;
+    std::uint64_t seed = 1;
+    int count = 10;
+    int shrink_budget = 300;
+    double timeout_seconds = 10;
+    std::string nan = "any";  // or "strict"
+    int ulp = 0;
+    bool allow_ftz = false;
+    std::string out = "eltwise-results";
+    std::optional<std::string> expected;
+    std::optional<std::string> write_expected;
+    std::string command_line;  // recorded in the results' run line
+};
+int run_run(const RunOptions& options);
 
 }  // namespace validator

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/op_table.hpp"
+#include "validator/backend_choice.hpp"
 #include "validator/commands.hpp"
 
 namespace validator {
@@ -48,9 +49,40 @@ nlohmann::json to_json(const core::OpVersion& op) {
             {"division", core::name(op.rounding)}};
 }
 
+// Each version's allowed types next to what the backend claims: `+t` claimed although the spec
+// does not allow it, `-t` allowed but not claimed.
+int list_claims(const backends::Hello& hello, bool as_json) {
+    nlohmann::json out = {{"backend", hello.name}, {"version", hello.version}, {"ops", {}}};
+    if (!as_json) std::cout << "backend " << hello.name << " " << hello.version << "\n";
+    for (const auto& op : core::op_versions()) {
+        const auto it = hello.ops.find(op.id());
+        const std::vector<core::ElementType> claimed =
+            it == hello.ops.end() ? std::vector<core::ElementType>{} : it->second;
+        std::string marks;
+        for (core::ElementType t : op.element_types)
+            if (!hello.claims(op.id(), t)) marks += " -" + std::string(core::name(t));
+        for (core::ElementType t : claimed)
+            if (!op.allows(t)) marks += " +" + std::string(core::name(t));
+        out["ops"][op.id()] = {{"allowed", core::to_string(op.element_types)},
+                               {"claimed", core::to_string(claimed)}};
+        if (as_json) continue;
+        std::cout << op.id() << "\n    spec allows: " << core::to_string(op.element_types)
+                  << "\n    claimed:     "
+                  << (claimed.empty() ? "nothing" : core::to_string(claimed)) << "\n";
+        if (!marks.empty()) std::cout << "    difference: " << marks.substr(1) << "\n";
+    }
+    for (const auto& [op, types] : hello.ops)
+        if (!core::find_op_version(op)) out["unknown_ops"].push_back(op);
+    if (as_json) std::cout << out.dump(2) << "\n";
+    return 0;
+}
+
 }  // namespace
 
-int run_list(bool as_json) {
+int run_list(const ListOptions& options) {
+    const bool as_json = options.as_json;
+    if (!options.backend.empty() || !options.backend_cmd.empty())
+        return list_claims(open_backend(options.backend, options.backend_cmd)->hello(), as_json);
     if (as_json) {
         nlohmann::json table = nlohmann::json::array();
         for (const auto& op : core::op_versions())

@@ -8,15 +8,61 @@ namespace {
 
 constexpr int kUsageError = 2;
 
+// Appends comma-separated values to a list option (--cases spec,edge --cases random).
+CLI::Option* add_list(CLI::App& app, const std::string& name, std::vector<std::string>& list,
+                      const std::string& help) {
+    return app.add_option(name, list, help)->delimiter(',');
+}
+
+void add_run_options(CLI::App& run, validator::RunOptions& o) {
+    auto* backend = run.add_option("--backend", o.backend, "Built-in backend: optimized, reference");
+    auto* command = run.add_option("--backend-cmd", o.backend_cmd,
+                                   "Out-of-process backend command (eltwise-backend/1)");
+    backend->excludes(command);
+    add_list(run, "--cases", o.cases,
+             "Case sources: spec, edge, random, invalid, exhaustive8, onnx (default: all)");
+    add_list(run, "--op", o.ops, "Only these op versions (e.g. onnx.Div-14)");
+    add_list(run, "--dtype", o.dtypes, "Only these element types of input A");
+    add_list(run, "--source", o.sources, "Only cases of these sources");
+    run.add_option("--case", o.case_ids, "Replay exactly this case id (repeatable)");
+    run.add_option("--onnx-dir", o.onnx_dirs,
+                   "ONNX node-test dir, or a dir of them, for the onnx source (repeatable)");
+    run.add_option("--seed", o.seed, "Seed of the random and invalid cases")->capture_default_str();
+    run.add_option("--count", o.count, "Random cases per (op version, type, rule)")
+        ->capture_default_str()
+        ->check(CLI::NonNegativeNumber);
+    run.add_option("--shrink-budget", o.shrink_budget, "Backend calls spent shrinking a failure")
+        ->capture_default_str()
+        ->check(CLI::NonNegativeNumber);
+    run.add_option("--timeout", o.timeout_seconds,
+                   "Seconds per case, scaled up for cases above 64 MiB")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
+    run.add_option("--nan", o.nan, "NaN comparison: any (every NaN equal) or strict (bits)")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"any", "strict"}));
+    run.add_option("--ulp", o.ulp, "Accept float results within N units in the last place")
+        ->check(CLI::NonNegativeNumber);
+    run.add_flag("--allow-ftz", o.allow_ftz, "Accept flush-to-zero / denormals-are-zero results");
+    run.add_option("--out", o.out, "Output directory: results.jsonl and repro files")
+        ->capture_default_str();
+    run.add_option("--expected", o.expected, "Expected deviations (PATTERN STATUS lines)");
+    run.add_option("--write-expected", o.write_expected,
+                   "Write this run's deviations as an expectations file");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     CLI::App app{"eltwise-validate: conformance checks for element-wise Mul and Div op versions"};
     app.require_subcommand(1);
 
-    bool list_json = false;
-    auto* list = app.add_subcommand("list", "Print the op-version table");
-    list->add_flag("--json", list_json, "Print the table as JSON");
+    validator::ListOptions list_options;
+    auto* list = app.add_subcommand("list", "Print the op-version table, or what a backend claims");
+    list->add_flag("--json", list_options.as_json, "Print as JSON");
+    list->add_option("--backend", list_options.backend, "Show what this built-in backend claims");
+    list->add_option("--backend-cmd", list_options.backend_cmd,
+                     "Show what this out-of-process backend claims next to the spec");
 
     validator::SpecOptions spec_options;
     auto* spec = app.add_subcommand("spec", "Run the spec cases through the reference");
@@ -37,6 +83,10 @@ int main(int argc, char** argv) {
                      "Element type where the input cannot say it (bf16 .npy files, inline values)");
     eval->add_option("--out", eval_options.out, "Write the result to a .npy or .json file");
 
+    validator::RunOptions run_options;
+    auto* run = app.add_subcommand("run", "Validate a backend: run cases, compare, classify");
+    add_run_options(*run, run_options);
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -44,7 +94,12 @@ int main(int argc, char** argv) {
         return code == 0 ? 0 : kUsageError;
     }
     try {
-        if (*list) return validator::run_list(list_json);
+        if (*list) return validator::run_list(list_options);
+        if (*run) {
+            for (int i = 0; i < argc; ++i)
+                run_options.command_line += (i ? " " : "") + std::string(argv[i]);
+            return validator::run_run(run_options);
+        }
         if (*spec) return validator::run_spec(spec_options);
         return validator::run_eval(eval_options);
     } catch (const std::exception& e) {

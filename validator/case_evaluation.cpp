@@ -1,0 +1,93 @@
+#include "validator/case_evaluation.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+#include "core/error.hpp"
+#include "optimized/run.hpp"
+#include "reference/run.hpp"
+
+namespace validator {
+namespace {
+
+constexpr std::int64_t kReferenceLimit = std::int64_t{1} << 20;
+
+Status status_of_answer(backends::Outcome o, bool valid) {
+    switch (o) {
+        case backends::Outcome::ok:
+            return valid ? Status::passed : Status::accepted_invalid;  // passed: until compared
+        case backends::Outcome::rejected:
+            return valid ? Status::rejected_valid : Status::passed;
+        case backends::Outcome::unsupported:
+            return Status::unsupported;
+        case backends::Outcome::error:
+            return Status::error;
+        case backends::Outcome::crashed:
+            return Status::crashed;
+        case backends::Outcome::hung:
+            return Status::hung;
+        case backends::Outcome::protocol_error:
+            return Status::protocol_error;
+    }
+    return Status::error;
+}
+
+void compare_into(CaseResult& r, const core::OpVersion& op, const CaseData& data,
+                  const ComparisonPolicy& policy) {
+    const core::PreparedCall call = core::prepare_call(op, data.attributes, data.a, data.b);
+    Comparison c = compare_output(call, data.a, data.b, r.expected, r.actual, policy);
+    r.allowances = std::move(c.allowances);
+    if (c.passed()) return;
+    r.status = Status::failed;
+    r.message = describe(c);
+    r.categories = std::move(c.categories);
+    r.mismatches = std::move(c.first);
+}
+
+CaseResult evaluate(backends::Backend& backend, const core::OpVersion& op, const CaseData& data,
+                    const EvaluationSettings& settings, std::int64_t call_id) {
+    CaseResult r;
+    if (data.valid) r.expected = expected_output(op, data);
+    const backends::Call call{call_id,  &op, data.attributes, &data.a, &data.b,
+                              case_timeout(settings.timeout_seconds, data)};
+    backends::Result answer = backend.run(call);
+    r.status = status_of_answer(answer.outcome, data.valid);
+    r.message = std::move(answer.message);
+    r.actual = std::move(answer.output);
+    if (answer.outcome == backends::Outcome::ok && data.valid)
+        compare_into(r, op, data, settings.policy);
+    return r;
+}
+
+}  // namespace
+
+core::OpOutput expected_output(const core::OpVersion& op, const CaseData& data) {
+    if (data.expected) return *data.expected;
+    const core::Shape out = core::prepare_call(op, data.attributes, data.a, data.b).plan.output;
+    if (core::element_count(out) > kReferenceLimit)
+        return optimized::run(op, data.attributes, data.a, data.b);
+    return reference::run(op, data.attributes, data.a, data.b);
+}
+
+double case_timeout(double base_seconds, const CaseData& data) {
+    const double bytes = 3.0 * static_cast<double>(std::max(data.a.bytes.size(), data.b.bytes.size()));
+    return base_seconds * std::max(1.0, bytes / (64.0 * 1024 * 1024));
+}
+
+CaseResult evaluate_case(backends::Backend& backend, const core::OpVersion& op,
+                         const CaseData& data, const EvaluationSettings& settings,
+                         std::int64_t call_id) {
+    const auto start = std::chrono::steady_clock::now();
+    CaseResult r;
+    try {
+        r = evaluate(backend, op, data, settings, call_id);
+    } catch (const std::exception& e) {
+        r = CaseResult{};
+        r.status = Status::error;
+        r.message = std::string("the validator could not run this case: ") + e.what();
+    }
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return r;
+}
+
+}  // namespace validator

@@ -1,0 +1,45 @@
+#include "validator/case_sources.hpp"
+
+#include <stdexcept>
+
+#include "validator/random_cases.hpp"
+
+namespace validator {
+
+const std::vector<std::string_view>& source_names() {
+    static const std::vector<std::string_view> names = {"spec",    "edge",        "random",
+                                                        "invalid", "exhaustive8", "onnx"};
+    return names;
+}
+
+const std::vector<std::string_view>& default_source_names() {
+    return source_names();  // none of today's sources is long
+}
+
+std::vector<PlannedCase> plan_source(std::string_view source, const SourceOptions& options) {
+    if (source == "spec") return plan_spec_cases(false);
+    if (source == "edge") return plan_spec_cases(true);
+    if (source == "random") return plan_random_cases(options.seed, options.count, options.claimed);
+    if (source == "invalid") return plan_invalid_cases(options.seed, options.count);
+    if (source == "exhaustive8") return plan_exhaustive8_cases();
+    if (source == "onnx") return plan_onnx_cases(options.onnx_dirs);
+    std::string known;
+    for (std::string_view s : source_names())
+        known += (known.empty() ? "" : ", ") + std::string(s);
+    throw std::invalid_argument("unknown case source '" + std::string(source) + "' (known: " +
+                                known + ")");
+}
+
+std::optional<PlannedCase> plan_case(std::string_view id, const SourceOptions& options) {
+    if (auto key = parse_random_case_id(id)) {
+        const RandomCaseKey k = *key;
+        return PlannedCase{std::string(id), "random", k.combination->op, k.combination->type,
+                           true, [k] { return case_data(random_case(k)); }};
+    }
+    const std::string_view source = id.substr(0, id.find(':'));
+    for (PlannedCase& c : plan_source(source, options))
+        if (c.id == id) return std::move(c);
+    return std::nullopt;
+}
+
+}  // namespace validator

@@ -1,0 +1,275 @@
+// `run`: every planned case through one backend, with results.jsonl written as it goes, shrunk
+// repros for failures, the summary table, and exit codes for CI.
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+#include <iostream>
+#include <stdexcept>
+
+#include "backends/process_backend.hpp"
+#include "core/error.hpp"
+#include "validator/backend_choice.hpp"
+#include "validator/case_sources.hpp"
+#include "validator/commands.hpp"
+#include "validator/expectations.hpp"
+#include "validator/repro_files.hpp"
+#include "validator/results_file.hpp"
+#include "validator/run_summary.hpp"
+#include "validator/shrinking.hpp"
+
+namespace validator {
+namespace {
+
+constexpr std::size_t kFindingsShown = 20;
+
+std::string quoted(const std::string& s) {
+    std::string out = "'";
+    for (char c : s)
+        out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+}
+
+// The command that reruns one case with the same backend and policy.
+std::string replay_line(const RunOptions& o, const std::string& id) {
+    std::string line = "eltwise-validate run";
+    line += o.backend_cmd.empty() ? " --backend " + o.backend
+                                  : " --backend-cmd " + quoted(o.backend_cmd);
+    if (o.nan != "any") line += " --nan " + o.nan;
+    if (o.ulp) line += " --ulp " + std::to_string(o.ulp);
+    if (o.allow_ftz) line += " --allow-ftz";
+    for (const std::string& d : o.onnx_dirs)
+        if (id.starts_with("onnx:")) line += " --onnx-dir " + quoted(d);
+    return line + " --case " + quoted(id);
+}
+
+ComparisonPolicy policy_of(const RunOptions& o) {
+    if (o.nan != "any" && o.nan != "strict")
+        throw std::invalid_argument("--nan must be 'any' or 'strict', not '" + o.nan + "'");
+    if (o.ulp < 0) throw std::invalid_argument("--ulp must be >= 0");
+    return {o.nan == "strict" ? NanPolicy::strict : NanPolicy::any, o.ulp, o.allow_ftz};
+}
+
+template <class T, class Parse>
+std::vector<T> parsed_filter(const std::vector<std::string>& texts, const char* what, Parse parse) {
+    std::vector<T> out;
+    for (const std::string& text : texts) {
+        const auto v = parse(text);
+        if (!v) throw std::invalid_argument(std::string(what) + ": unknown '" + text + "'");
+        out.push_back(*v);
+    }
+    return out;
+}
+
+std::vector<PlannedCase> plan_run(const RunOptions& o, const SourceOptions& sources) {
+    std::vector<PlannedCase> planned;
+    for (const std::string& id : o.case_ids) {
+        auto c = plan_case(id, sources);
+        if (!c) throw std::invalid_argument("--case: no case '" + id + "'");
+        planned.push_back(std::move(*c));
+    }
+    if (o.case_ids.empty()) {
+        std::vector<std::string_view> names(o.cases.begin(), o.cases.end());
+        if (names.empty()) names = default_source_names();
+        for (std::string_view source : names)
+            for (PlannedCase& c : plan_source(source, sources))
+                planned.push_back(std::move(c));
+    }
+    const auto ops = parsed_filter<const core::OpVersion*>(o.ops, "--op", [](const auto& t) {
+        const core::OpVersion* op = core::find_op_version(t);
+        return op ? std::optional(op) : std::nullopt;
+    });
+    const auto dtypes = parsed_filter<core::ElementType>(
+        o.dtypes, "--dtype", [](const auto& t) { return core::parse_element_type(t); });
+    std::erase_if(planned, [&](const PlannedCase& c) {
+        const auto has = [](const auto& list, const auto& v) {
+            return list.empty() || std::find(list.begin(), list.end(), v) != list.end();
+        };
+        return !has(ops, c.op) || !has(dtypes, c.dtype) || !has(o.sources, c.source);
+    });
+    return planned;
+}
+
+bool claimed(const backends::Hello& hello, const PlannedCase& c, bool valid) {
+    if (!c.op) return true;  // the case cannot be built: let it end as ERROR
+    return valid ? hello.claims(c.op->id(), c.dtype) : hello.claims(c.op->id());
+}
+
+std::string now_text() {
+    const std::time_t t = std::time(nullptr);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+    return text;
+}
+
+nlohmann::json run_line(const RunOptions& o, const backends::Hello* hello,
+                        const std::string& error) {
+    nlohmann::json run = {
+        {"validator", "eltwise-validate " ELTWISE_VERSION},
+        {"command_line", o.command_line},
+        {"seed", o.seed},
+        {"count", o.count},
+        {"started", now_text()},
+        {"policy", {{"nan", o.nan}, {"ulp", o.ulp}, {"allow_ftz", o.allow_ftz}}}};
+    if (hello) run["backend"] = nlohmann::json::parse(backends::to_line(*hello));
+    if (!error.empty()) run["error"] = error;
+    return {{"run", run}};
+}
+
+struct Runner {
+    const RunOptions& options;
+    backends::Backend& backend;
+    EvaluationSettings settings;
+    ResultsFile& results;
+    RunSummary summary;
+    std::vector<Expectation> expectations;
+    std::vector<Deviation> deviations;
+    std::vector<std::string> new_findings, now_passing;
+    std::int64_t next_call = 1;
+
+    CaseResult evaluate(const core::OpVersion& op, const CaseData& data) {
+        return evaluate_case(backend, op, data, settings, next_call++);
+    }
+
+    // A random case that failed: the minimal case that fails the same way, its data and result.
+    std::string shrink(const PlannedCase& c, CaseData& data, CaseResult& result) {
+        const auto key = parse_random_case_id(c.id);
+        if (!key || (result.status != Status::failed && result.status != Status::crashed))
+            return "";
+        const auto shrunk = shrink_failure(*key, result, options.shrink_budget,
+                                           [&](const CaseData& d) { return evaluate(*c.op, d); });
+        if (!shrunk) return "";
+        const std::string id = random_case_id(shrunk->key);
+        result.message += " | shrunk in " + std::to_string(shrunk->tries) + " tries to " + id +
+                          " (" + core::to_string(shrunk->data.a.shape) + " x " +
+                          core::to_string(shrunk->data.b.shape) + "): " + shrunk->result.message;
+        data = shrunk->data;
+        result.mismatches = shrunk->result.mismatches;
+        result.expected = std::move(shrunk->result.expected);
+        result.actual = std::move(shrunk->result.actual);
+        return id;
+    }
+
+    void record(const PlannedCase& c, const CaseData* data, CaseResult result) {
+        CaseRecord record{&c, data, &result, "", {}};
+        CaseData shrunk_data;
+        if (data && is_deviation(result.status)) {
+            shrunk_data = *data;
+            record.shrunk = shrink(c, shrunk_data, result);
+            const std::string& id = record.shrunk.empty() ? c.id : record.shrunk;
+            try {
+                record.files = save_repro(options.out + "/" + repro_dir_name(id), *c.op,
+                                          shrunk_data, result);
+            } catch (const std::exception& e) {
+                result.message += std::string(" | repro files not saved: ") + e.what();
+            }
+        }
+        nlohmann::json line = case_line(record);
+        if (is_deviation(result.status))
+            line["replay"] = replay_line(options, record.shrunk.empty() ? c.id : record.shrunk);
+        results.append(line);
+        summary.add(c.op ? c.op->id() : "", result.status);
+        judge(c.id, result.status, line);
+    }
+
+    void judge(const std::string& id, Status status, const nlohmann::json& line) {
+        if (status == Status::passed && is_named(expectations, id)) now_passing.push_back(id);
+        if (!is_deviation(status)) return;
+        deviations.push_back({id, status});
+        if (find_expectation(expectations, id, status)) return;
+        if (new_findings.size() < kFindingsShown)
+            new_findings.push_back(std::string(name(status)) + " " + id + "\n    " +
+                                   line.value("message", "").substr(0, 300) + "\n    " +
+                                   line.value("replay", ""));
+        else
+            new_findings.push_back("");
+    }
+
+    void run(const PlannedCase& c) {
+        if (!claimed(backend.hello(), c, c.valid)) {
+            CaseResult r;
+            r.status = Status::unsupported;
+            r.message = "the backend does not claim " + (c.op ? c.op->id() : "") + " " +
+                        std::string(core::name(c.dtype));
+            return record(c, nullptr, std::move(r));
+        }
+        CaseData data;
+        try {
+            data = c.build();
+        } catch (const std::exception& e) {
+            CaseResult r;
+            r.status = Status::error;
+            r.message = std::string("the validator could not build this case: ") + e.what();
+            return record(c, nullptr, std::move(r));
+        }
+        if (data.valid != c.valid && !claimed(backend.hello(), c, data.valid)) {
+            CaseResult r;
+            r.status = Status::unsupported;
+            r.message = "the backend does not claim this (op version, type)";
+            return record(c, &data, std::move(r));
+        }
+        record(c, &data, evaluate(*c.op, data));
+    }
+};
+
+void print_findings(const Runner& r) {
+    std::size_t shown = 0;
+    for (const std::string& f : r.new_findings)
+        if (!f.empty() && shown++ < kFindingsShown) std::cout << f << "\n";
+    if (r.new_findings.size() > shown)
+        std::cout << "... and " << r.new_findings.size() - shown << " more in results.jsonl\n";
+}
+
+int finish(Runner& r) {
+    std::cout << "\n";
+    r.summary.print_table(std::cout);
+    const std::size_t findings = r.new_findings.size();
+    std::cout << "\n" << r.summary.done() << " cases; " << findings
+              << (r.expectations.empty() ? " findings" : " unexpected findings") << "; results in "
+              << r.options.out << "/results.jsonl\n";
+    print_findings(r);
+    for (const std::string& id : r.now_passing)
+        std::cout << "expected to deviate, now passes: " << id << "\n";
+    if (r.options.write_expected) write_expectations(*r.options.write_expected, r.deviations);
+    return findings == 0 ? 0 : 1;
+}
+
+}  // namespace
+
+int run_run(const RunOptions& o) {
+    EvaluationSettings settings{policy_of(o), o.timeout_seconds};
+    std::vector<Expectation> expectations;
+    if (o.expected) expectations = read_expectations(*o.expected);
+    std::filesystem::create_directories(o.out);
+    ResultsFile results(o.out + "/results.jsonl");
+    std::unique_ptr<backends::Backend> backend;
+    try {
+        backend = open_backend(o.backend, o.backend_cmd);
+    } catch (const backends::BackendStartError& e) {
+        results.append(run_line(o, nullptr, std::string("PROTOCOL_ERROR: ") + e.what()));
+        std::cerr << "eltwise-validate: PROTOCOL_ERROR for the whole run: " << e.what() << "\n";
+        return 1;
+    }
+    const backends::Hello& hello = backend->hello();
+    SourceOptions sources{o.seed, o.count, o.onnx_dirs,
+                          [&](const PlannedCase& c) { return claimed(hello, c, true); }};
+    const std::vector<PlannedCase> planned = plan_run(o, sources);
+    results.append(run_line(o, &hello, ""));
+    Runner runner{o, *backend, settings, results, RunSummary(static_cast<std::int64_t>(planned.size())),
+                  std::move(expectations), {}, {}, {}};
+    const bool terminal = ::isatty(2);
+    auto last = std::chrono::steady_clock::now();
+    for (const PlannedCase& c : planned) {
+        runner.run(c);
+        if (terminal && std::chrono::steady_clock::now() - last > std::chrono::milliseconds(200)) {
+            std::cerr << "\r" << runner.summary.progress_line() << "\x1b[K" << std::flush;
+            last = std::chrono::steady_clock::now();
+        }
+    }
+    if (terminal) std::cerr << "\r" << runner.summary.progress_line() << "\x1b[K\n";
+    return finish(runner);
+}
+
+}  // namespace validator

@@ -1,0 +1,36 @@
+// Counting statuses as a run goes: the progress line on a terminal and the final table.
+#pragma once
+
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <ostream>
+#include <string>
+
+#include "validator/case_status.hpp"
+
+namespace validator {
+
+class RunSummary {
+  public:
+    explicit RunSummary(std::int64_t total_cases);
+    void add(const std::string& op_id, Status s);
+
+    std::int64_t count(Status s) const;
+    std::int64_t done() const { return done_; }
+    // "[1200/5000] PASSED 1100 FAILED 3 ... 850 cases/s ETA 4s", no newline.
+    std::string progress_line() const;
+    // One row per op version (table order, then anything else), one column per status seen.
+    void print_table(std::ostream& os) const;
+
+  private:
+    using Counts = std::array<std::int64_t, kStatuses.size()>;
+    std::int64_t total_;
+    std::int64_t done_ = 0;
+    Counts totals_{};
+    std::map<std::string, Counts> per_op_;
+    std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
+
+}  // namespace validator

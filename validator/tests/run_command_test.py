@@ -1,0 +1,354 @@
+"""End-to-end tests of `eltwise-validate run` against real child backends.
+
+Each test runs the validator as a user would and reads results.jsonl. Expected statuses,
+categories and values come from the spec and from hand computation (the planted bugs are
+known functions: a u8 product clamped to 255, floor where the spec truncates, ...), never from
+the validator's own output. Paths come from the environment (set by CMake).
+"""
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+import numpy
+
+VALIDATE = os.environ.get("ELTWISE_VALIDATE", "eltwise-validate")
+HOST = os.environ.get("ELTWISE_HOST", "eltwise-backend-host")
+OPTIMIZED_PLUGIN = os.environ.get("ELTWISE_OPTIMIZED_PLUGIN", "")
+FAULT_PLUGIN = os.environ.get("ELTWISE_FAULT_PLUGIN", "")
+PLANTED_PLUGIN = os.environ.get("ELTWISE_PLANTED_PLUGIN", "")
+PY_BACKENDS = os.environ.get("ELTWISE_PY_BACKENDS", "")
+EXAMPLES = os.environ.get("ELTWISE_EXAMPLES", "")
+PYTHON = "/usr/bin/python3"
+
+
+def run(args, timeout=600):
+    out = tempfile.mkdtemp(prefix="eltwise-run-test-")
+    proc = subprocess.run([VALIDATE, "run", "--out", out] + args, capture_output=True,
+                          text=True, timeout=timeout)
+    return proc, out
+
+
+def results(out):
+    with open(os.path.join(out, "results.jsonl")) as f:
+        lines = [json.loads(line) for line in f]
+    assert "run" in lines[0], lines[0]
+    return lines[1:]
+
+
+def statuses(cases):
+    counts = {}
+    for c in cases:
+        counts[c["status"]] = counts.get(c["status"], 0) + 1
+    return counts
+
+
+def elements(shape):
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+class Harness(unittest.TestCase):
+    def assert_exit(self, proc, code):
+        self.assertEqual(proc.returncode, code,
+                         "exit %d\nstdout:\n%s\nstderr:\n%s" % (proc.returncode,
+                                                                proc.stdout[-3000:],
+                                                                proc.stderr[-3000:]))
+
+    def assert_all_pass(self, cases):
+        bad = [c for c in cases if c["status"] not in ("PASSED", "UNSUPPORTED")]
+        self.assertEqual(bad[:3], [])
+
+
+class Conforming(Harness):
+    """Done-when 1: conforming backends pass every default case, in process and through the host."""
+
+    def test_optimized_in_process(self):
+        proc, out = run(["--backend", "optimized"])
+        self.assert_exit(proc, 0)
+        cases = results(out)
+        self.assert_all_pass(cases)
+        sources = {c["source"] for c in cases}
+        self.assertEqual(sources, {"spec", "edge", "random", "invalid", "exhaustive8", "onnx"})
+        self.assertGreater(statuses(cases).get("PASSED", 0), 1000)
+        # invalid cases pass by being rejected
+        self.assertTrue(any(c["source"] == "invalid" and c["status"] == "PASSED" for c in cases))
+
+    def test_optimized_plugin_through_host(self):
+        proc, out = run(["--backend-cmd", "%s %s" % (HOST, OPTIMIZED_PLUGIN)])
+        self.assert_exit(proc, 0)
+        self.assert_all_pass(results(out))
+
+    def test_numpy_example_backend(self):
+        proc, out = run(["--backend-cmd", "%s %s/numpy_backend.py" % (PYTHON, EXAMPLES),
+                         "--cases", "spec,edge,random,invalid", "--count", "2"])
+        self.assert_exit(proc, 0)
+        counts = statuses(results(out))
+        self.assertGreater(counts.get("PASSED", 0), 100)
+        self.assertGreater(counts.get("UNSUPPORTED", 0), 0)  # bf16, pdpd, truncation
+
+
+class Faults(Harness):
+    """Done-when 2: each fault gets its status, the run completes, later cases still pass."""
+
+    def fault_run(self, command, op="onnx.Mul-14", dtype="i32"):
+        proc, out = run(["--backend-cmd", command, "--cases", "spec,edge", "--op",
+                         "onnx.Mul-14,onnx.Mul-13", "--timeout", "2"], timeout=900)
+        self.assert_exit(proc, 1)
+        cases = results(out)
+        hit = [c for c in cases if c["op"] == op and c["dtype"] == dtype and c["valid"]]
+        rest = [c for c in cases if not (c["op"] == op and c["dtype"] == dtype)]
+        self.assertTrue(hit, "no case of the faulty pair ran")
+        self.assertTrue(rest, "no other case ran")
+        self.assert_all_pass(rest)
+        return hit
+
+    def python_fault(self, kind):
+        return "%s %s/fault_backend.py --fault %s --on-op onnx.Mul-14 --on-dtype i32" % (
+            PYTHON, PY_BACKENDS, kind)
+
+    def plugin_fault(self, kind):
+        return "%s %s --fault %s --on-op onnx.Mul-14 --on-dtype i32" % (HOST, FAULT_PLUGIN, kind)
+
+    def expect(self, hit, status, message_part=None):
+        for c in hit:
+            self.assertEqual(c["status"], status, c)
+            if message_part:
+                self.assertIn(message_part, c.get("message", ""), c)
+
+    def test_plugin_crash_segv(self):
+        self.expect(self.fault_run(self.plugin_fault("crash-segv")), "CRASHED", "SIGSEGV")
+
+    def test_plugin_crash_fpe(self):
+        self.expect(self.fault_run(self.plugin_fault("crash-fpe")), "CRASHED", "SIGFPE")
+
+    def test_plugin_crash_abrt(self):
+        self.expect(self.fault_run(self.plugin_fault("crash-abrt")), "CRASHED", "SIGABRT")
+
+    def test_plugin_exit(self):
+        self.expect(self.fault_run(self.plugin_fault("exit")), "CRASHED", "exit status 3")
+
+    def test_plugin_hang(self):
+        self.expect(self.fault_run(self.plugin_fault("hang")), "HUNG")
+
+    def test_plugin_stdout_garbage(self):
+        self.expect(self.fault_run(self.plugin_fault("stdout-garbage")), "PROTOCOL_ERROR")
+
+    def test_plugin_wrong_shape(self):
+        hit = self.fault_run(self.plugin_fault("wrong-shape"))
+        self.expect(hit, "FAILED")
+        for c in hit:
+            self.assertIn("shape", c["categories"])
+
+    def test_plugin_wrong_dtype(self):
+        hit = self.fault_run(self.plugin_fault("wrong-dtype"))
+        self.expect(hit, "FAILED")
+        for c in hit:
+            self.assertIn("dtype", c["categories"])
+
+    def test_python_crash_abrt(self):
+        self.expect(self.fault_run(self.python_fault("crash-abrt")), "CRASHED", "SIGABRT")
+
+    def test_python_crash_segv(self):
+        self.expect(self.fault_run(self.python_fault("crash-segv")), "CRASHED", "SIGSEGV")
+
+    def test_python_hang(self):
+        self.expect(self.fault_run(self.python_fault("hang")), "HUNG")
+
+    def test_python_garbage(self):
+        self.expect(self.fault_run(self.python_fault("garbage")), "PROTOCOL_ERROR")
+
+    def test_python_wrong_id(self):
+        self.expect(self.fault_run(self.python_fault("wrong-id")), "PROTOCOL_ERROR")
+
+    def test_python_no_output(self):
+        self.expect(self.fault_run(self.python_fault("no-output")), "PROTOCOL_ERROR")
+
+    def test_python_truncated(self):
+        self.expect(self.fault_run(self.python_fault("truncated")), "PROTOCOL_ERROR")
+
+    def test_python_stderr_flood(self):
+        hit = self.fault_run(self.python_fault("stderr-flood"))
+        self.assert_all_pass(hit)
+
+    def test_python_bad_hello(self):
+        proc, out = run(["--backend-cmd", "%s %s/fault_backend.py --fault bad-hello" % (
+            PYTHON, PY_BACKENDS), "--cases", "spec"])
+        self.assert_exit(proc, 1)
+        with open(os.path.join(out, "results.jsonl")) as f:
+            first = json.loads(f.readline())
+        self.assertIn("PROTOCOL_ERROR", first["run"]["error"])
+
+
+def u8(x):
+    return int(x) & 0xFF
+
+
+class PlantedBugs(Harness):
+    """Done-when 3: each planted bug is FAILED (or ACCEPTED_INVALID) with the right category,
+    a random failure shrinks to at most 4 output elements, and its repro replays."""
+
+    def shrunk_failure(self, command, op, dtype, category, extra=()):
+        proc, out = run(["--backend-cmd", command, "--cases", "random", "--op", op, "--dtype",
+                         dtype, "--count", "5"] + list(extra))
+        self.assert_exit(proc, 1)
+        failed = [c for c in results(out) if c["status"] == "FAILED"]
+        self.assertTrue(failed, "the planted bug went unnoticed")
+        c = failed[0]
+        self.assertIn(category, c["categories"])
+        self.assertIn("shrunk", c, c)
+        self.assertTrue(c["shrunk"].startswith(c["case"] + ":shrink="))
+        return out, c
+
+    def replay(self, command, case_id):
+        proc, out = run(["--backend-cmd", command, "--case", case_id])
+        self.assert_exit(proc, 1)
+        [c] = results(out)
+        return c
+
+    def check_shrunk_size(self, command, c, limit=4):
+        """The shrunk id replays the failure, on at most `limit` output elements."""
+        replayed = self.replay(command, c["shrunk"])
+        a, b = replayed["shapes"]
+        self.assertEqual(replayed["status"], "FAILED")
+        # the op versions tested here broadcast the numpy way
+        output = numpy.broadcast_shapes(tuple(a), tuple(b))
+        self.assertLessEqual(elements(output), limit, replayed["shapes"])
+        return replayed
+
+    def test_saturating_u8_multiply(self):
+        cmd = "%s %s --bug saturate-u8" % (HOST, PLANTED_PLUGIN)
+        out, c = self.shrunk_failure(cmd, "onnx.Mul-14", "u8", "integer_saturation")
+        replayed = self.check_shrunk_size(cmd, c)
+        for m in replayed["mismatches"]:  # hand rule: wrap is (a*b) mod 256, the bug clamps
+            a, b = int(m["a"]), int(m["b"])
+            self.assertEqual(int(m["expected"]), (a * b) % 256)
+            self.assertEqual(int(m["actual"]), min(a * b, 255))
+        # the saved ONNX node-test directory reproduces the failure through the onnx source
+        onnx_dirs = [f for f in c["files"] if f.endswith("/onnx")]
+        self.assertEqual(len(onnx_dirs), 1)
+        proc, out2 = run(["--backend-cmd", cmd, "--cases", "onnx", "--onnx-dir", onnx_dirs[0],
+                          "--source", "onnx"])
+        self.assert_exit(proc, 1)
+        mine = [x for x in results(out2) if x["case"].startswith("onnx:onnx:")]
+        self.assertEqual([x["status"] for x in mine], ["FAILED"])
+        self.assertIn("integer_saturation", mine[0]["categories"])
+
+    def test_floor_for_trunc(self):
+        cmd = "%s %s/planted_bug_backend.py --bug floor-for-trunc" % (PYTHON, PY_BACKENDS)
+        out, c = self.shrunk_failure(cmd, "onnx.Div-14", "i32", "floor_vs_trunc")
+        replayed = self.check_shrunk_size(cmd, c)
+        for m in replayed["mismatches"]:  # truncation vs floor, by hand
+            a, b = int(m["a"]), int(m["b"])
+            q = abs(a) // abs(b) * (1 if (a < 0) == (b < 0) else -1)
+            self.assertEqual(int(m["expected"]), q)
+            self.assertEqual(int(m["actual"]), a // b)
+
+    def test_flush_to_zero(self):
+        cmd = "%s %s --bug ftz" % (HOST, PLANTED_PLUGIN)
+        out, c = self.shrunk_failure(cmd, "onnx.Mul-14", "f32", "subnormal_flush")
+        self.check_shrunk_size(cmd, c)
+        # ... and --allow-ftz accepts it, saying so
+        proc, out2 = run(["--backend-cmd", cmd, "--allow-ftz", "--case", c["case"]])
+        [r] = results(out2)
+        self.assertEqual(r["status"], "PASSED", r)
+        self.assertIn("ftz", r["allowed_by"])
+
+    def test_lost_negative_zero(self):
+        cmd = "%s %s --bug lost-negative-zero" % (HOST, PLANTED_PLUGIN)
+        out, c = self.shrunk_failure(cmd, "onnx.Mul-14", "f64", "signed_zero")
+        self.check_shrunk_size(cmd, c)
+
+    def test_lost_negative_zero_python(self):
+        cmd = "%s %s/planted_bug_backend.py --bug lost-negative-zero" % (PYTHON, PY_BACKENDS)
+        out, c = self.shrunk_failure(cmd, "onnx.Div-14", "f32", "signed_zero")
+        self.check_shrunk_size(cmd, c)
+
+    def test_f16_toward_zero(self):
+        cmd = "%s %s --bug f16-toward-zero" % (HOST, PLANTED_PLUGIN)
+        out, c = self.shrunk_failure(cmd, "onnx.Div-14", "f16", "rounding")
+        self.check_shrunk_size(cmd, c)
+
+    def test_unbroadcastable_accepted(self):
+        cmd = "%s %s/planted_bug_backend.py --bug accept-unbroadcastable" % (PYTHON, PY_BACKENDS)
+        proc, out = run(["--backend-cmd", cmd, "--cases", "invalid", "--op", "onnx.Mul-14"])
+        self.assert_exit(proc, 1)
+        cases = results(out)
+        shape_cases = [c for c in cases if ":shape:" in c["case"]]
+        self.assertTrue(shape_cases)
+        self.assertEqual({c["status"] for c in shape_cases}, {"ACCEPTED_INVALID"})
+        others = [c for c in cases if ":shape:" not in c["case"]]
+        self.assert_all_pass(others)
+
+
+class Results(Harness):
+    def test_killed_run_leaves_complete_lines(self):
+        """Done-when 4: SIGKILL half way leaves only complete JSON lines."""
+        out = tempfile.mkdtemp(prefix="eltwise-kill-")
+        cmd = "%s %s/numpy_backend.py" % (PYTHON, EXAMPLES)
+        proc = subprocess.Popen([VALIDATE, "run", "--out", out, "--backend-cmd", cmd,
+                                 "--cases", "random", "--count", "20"],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        path = os.path.join(out, "results.jsonl")
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            if os.path.exists(path) and sum(1 for _ in open(path)) > 50:
+                break
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        with open(path) as f:
+            text = f.read()
+        self.assertTrue(text.endswith("\n"))
+        lines = text.splitlines()
+        self.assertGreater(len(lines), 50)
+        for line in lines:
+            json.loads(line)  # raises on a torn line
+
+    def test_expectations_baseline(self):
+        cmd = "%s %s --bug saturate-u8" % (HOST, PLANTED_PLUGIN)
+        base = ["--backend-cmd", cmd, "--cases", "exhaustive8,spec", "--op", "onnx.Mul-14"]
+        baseline = os.path.join(tempfile.mkdtemp(), "expected.txt")
+        proc, out = run(base + ["--write-expected", baseline])
+        self.assert_exit(proc, 1)
+        with open(baseline) as f:
+            text = f.read()
+        self.assertIn("exhaustive8:onnx.Mul-14:u8 FAILED", text)
+        proc, out = run(base + ["--expected", baseline])
+        self.assert_exit(proc, 0)
+        # a correct backend now passes what the baseline expected to fail: listed, exit 0
+        proc, out = run(["--backend", "optimized", "--cases", "exhaustive8,spec", "--op",
+                         "onnx.Mul-14", "--expected", baseline])
+        self.assert_exit(proc, 0)
+        self.assertIn("now passes: exhaustive8:onnx.Mul-14:u8", proc.stdout)
+        # a deviation that the baseline does not list fails the run
+        with open(baseline, "w") as f:
+            f.write("# empty baseline\n")
+        proc, out = run(base + ["--expected", baseline])
+        self.assert_exit(proc, 1)
+
+    def test_list_backend_claims(self):
+        proc = subprocess.run([VALIDATE, "list", "--backend-cmd",
+                               "%s %s/numpy_backend.py" % (PYTHON, EXAMPLES)],
+                              capture_output=True, text=True, timeout=60)
+        self.assert_exit(proc, 0)
+        # numpy has no bfloat16: the spec allows it for Mul-13, the backend does not claim it
+        self.assertIn("-bf16", proc.stdout)
+        self.assertIn("spec allows", proc.stdout)
+
+    def test_usage_errors(self):
+        for args in (["--backend", "nonesuch"], ["--backend", "optimized", "--cases", "bogus"],
+                     ["--backend", "optimized", "--op", "onnx.Mul-99"],
+                     ["--backend", "optimized", "--case", "random:onnx.Mul-99:f32:numpy:seed=1:n=0"]):
+            proc, out = run(args)
+            self.assert_exit(proc, 2)
+
+
+if __name__ == "__main__":
+    unittest.main()
