@@ -13,6 +13,7 @@ packages=(
   libonnx-dev libprotobuf-dev protobuf-compiler  # ONNX TensorProto / ModelProto
   libonnx-testdata                 # ONNX's own Mul/Div node tests
   python3                          # CLI contract test reads .npy output
+  python3-numpy                    # the numpy example backend and the Python test backends
 )
 
 missing=()

@@ -1,0 +1,92 @@
+// eltwise-protocol-bench: what validating through a child process costs, measured against the
+// same work in process, in one run (ratios, never bare times, are the result).
+//  1. Per-case overhead: small cases through eltwise-backend-host with the trivial plugin, and
+//     through the optimized plugin, in validated cases per second (request, .npy files,
+//     response, comparison).
+//  2. Throughput: validated elements per second on 2^24-element f32 cases, through the host
+//     with the optimized plugin versus the built-in optimized backend in process.
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <iostream>
+
+#include "backends/process_backend.hpp"
+#include "bench/median_timer.hpp"
+#include "core/op_table.hpp"
+#include "validator/case_evaluation.hpp"
+
+namespace {
+
+core::Tensor filled(core::Shape shape, float start) {
+    core::Tensor t = core::Tensor::zeros(core::ElementType::f32, std::move(shape));
+    auto v = t.values<float>();
+    for (std::size_t i = 0; i < v.size(); ++i)
+        v[i] = start + static_cast<float>(i % 1000) * 0.25f;
+    return t;
+}
+
+struct Workload {
+    const core::OpVersion* op;
+    validator::CaseData data;
+};
+
+Workload workload(std::int64_t elements) {
+    const core::OpVersion* op = core::find_op_version("onnx.Mul-14");
+    return {op, {{}, filled({elements}, 1.5f), filled({elements}, -0.75f), true, {}, ""}};
+}
+
+// Median seconds per batch of `cases` evaluations; every case must end with `want`.
+double seconds_per_batch(backends::Backend& backend, const Workload& w, int cases, int reps,
+                         validator::Status want) {
+    std::int64_t id = 1;
+    const validator::EvaluationSettings settings;
+    return bench::time_median(
+               [&] {
+                   for (int i = 0; i < cases; ++i) {
+                       const auto r = validator::evaluate_case(backend, *w.op, w.data, settings, id++);
+                       if (r.status != want)
+                           throw std::runtime_error("bench case ended " +
+                                                    std::string(validator::name(r.status)) + ": " +
+                                                    r.message);
+                   }
+               },
+               1, reps)
+        .median_s;
+}
+
+std::unique_ptr<backends::Backend> hosted(const std::string& plugin) {
+    return backends::start_process_backend({{ELTWISE_BENCH_HOST, plugin}});
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"eltwise-protocol-bench: the cost of validating out of process"};
+    int small_cases = 4000, reps = 7, log2_large = 24;
+    app.add_option("--small-cases", small_cases, "Small cases per timed batch")->capture_default_str();
+    app.add_option("--reps", reps, "Timed repetitions (median)")->capture_default_str();
+    app.add_option("--log2-elements", log2_large, "Size of the large cases")->capture_default_str();
+    CLI11_PARSE(app, argc, argv);
+
+    const Workload small = workload(16), large = workload(std::int64_t{1} << log2_large);
+    auto trivial = hosted(ELTWISE_BENCH_TRIVIAL_PLUGIN);
+    auto plugin = hosted(ELTWISE_BENCH_OPTIMIZED_PLUGIN);
+    auto in_process = backends::make_builtin_backend("optimized");
+
+    // The trivial plugin writes zeros: its cases fail, which costs the same classification.
+    const double trivial_s = seconds_per_batch(*trivial, small, small_cases, reps, validator::Status::failed);
+    const double plugin_small_s = seconds_per_batch(*plugin, small, small_cases, reps, validator::Status::passed);
+    const double builtin_small_s = seconds_per_batch(*in_process, small, small_cases, reps, validator::Status::passed);
+    const double plugin_large_s = seconds_per_batch(*plugin, large, 1, reps, validator::Status::passed);
+    const double builtin_large_s = seconds_per_batch(*in_process, large, 1, reps, validator::Status::passed);
+
+    const double n = static_cast<double>(large.data.a.size());
+    std::printf("| measurement | value |\n|---|---|\n");
+    std::printf("| small cases/s, host + trivial plugin | %.0f |\n", small_cases / trivial_s);
+    std::printf("| small cases/s, host + optimized plugin | %.0f |\n", small_cases / plugin_small_s);
+    std::printf("| small cases/s, built-in optimized (in process) | %.0f |\n", small_cases / builtin_small_s);
+    std::printf("| validated Melem/s 2^%d f32, host + optimized plugin | %.0f |\n", log2_large, n / plugin_large_s / 1e6);
+    std::printf("| validated Melem/s 2^%d f32, built-in optimized | %.0f |\n", log2_large, n / builtin_large_s / 1e6);
+    std::printf("| ratio host / in process (2^%d) | %.2f |\n", log2_large, builtin_large_s / plugin_large_s);
+    return 0;
+}
