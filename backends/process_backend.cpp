@@ -1,1 +1,365 @@
 #include "backends/process_backend.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <filesystem>
+#include <optional>
+#include <sstream>
+#include <system_error>
+
+#include "backends/child_process.hpp"
+#include "validator/npy_file.hpp"
+
+namespace backends {
+namespace {
+
+using Clock = ChildProcess::Clock;
+using Wait = ChildProcess::Wait;
+
+// ---- command lines ----
+
+bool is_blank(char c) {
+    return c == ' ' || c == '\t' || c == '\n';
+}
+
+// The index of the single quote closing the one at `open` (nothing is special inside).
+std::size_t closing_single_quote(std::string_view command, std::size_t open) {
+    const std::size_t close = command.find('\'', open + 1);
+    if (close == std::string_view::npos)
+        throw std::invalid_argument("unterminated single quote in command line: " +
+                                    std::string(command));
+    return close;
+}
+
+// Inside double quotes a backslash escapes only these; before anything else it stays literal.
+bool escapable_in_double_quotes(char c) {
+    return c == '$' || c == '`' || c == '"' || c == '\\' || c == '\n';
+}
+
+// Appends the body of the double-quoted string opening at `open`; returns the closing index.
+std::size_t double_quoted(std::string_view command, std::size_t open, std::string& word) {
+    for (std::size_t i = open + 1; i < command.size(); ++i) {
+        const char c = command[i];
+        if (c == '"') return i;
+        if (c == '\\' && i + 1 < command.size() && escapable_in_double_quotes(command[i + 1])) {
+            if (command[++i] != '\n') word += command[i];  // backslash-newline joins lines
+        } else {
+            word += c;
+        }
+    }
+    throw std::invalid_argument("unterminated double quote in command line: " +
+                                std::string(command));
+}
+
+// ---- formatting ----
+
+std::string seconds_text(double seconds) {
+    std::ostringstream out;
+    out << seconds << " s";
+    return out.str();
+}
+
+std::string with_stderr(const std::string& tail) {
+    return tail.empty() ? "" : "; stderr: " + tail;
+}
+
+std::string joined(const std::vector<std::string>& argv) {
+    std::string out;
+    for (const std::string& arg : argv)
+        out += (out.empty() ? "" : " ") + arg;
+    return out;
+}
+
+Clock::time_point deadline_after(double seconds) {
+    // NaN, negative or absurd timeouts must not overflow the clock arithmetic.
+    const double clamped = seconds > 0 ? std::min(seconds, 1e7) : 0.0;
+    return Clock::now() +
+           std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(clamped));
+}
+
+// ---- the scratch directory and a call's files in it ----
+
+// mkdtemp'd on /dev/shm where possible, so that tensors cross as memory copies; else under
+// TMPDIR (or /tmp). Removed with everything in it on destruction.
+class ScratchDir {
+  public:
+    ScratchDir();
+    ~ScratchDir() {
+        std::error_code ignored;
+        std::filesystem::remove_all(path_, ignored);  // removes symlinks, never follows them
+    }
+    ScratchDir(const ScratchDir&) = delete;
+    ScratchDir& operator=(const ScratchDir&) = delete;
+    const std::string& path() const { return path_; }
+
+  private:
+    std::string path_;
+};
+
+ScratchDir::ScratchDir() {
+    const char* tmpdir = std::getenv("TMPDIR");
+    const std::string fallback = tmpdir && *tmpdir ? tmpdir : "/tmp";
+    int err = 0;
+    for (const std::string& base : {std::string("/dev/shm"), fallback}) {
+        std::string name = base + "/eltwise-XXXXXX";
+        if (::mkdtemp(name.data())) {
+            path_ = std::move(name);
+            return;
+        }
+        err = errno;
+    }
+    throw BackendStartError("cannot create a scratch directory under /dev/shm or " + fallback +
+                            ": " + std::generic_category().message(err));
+}
+
+// `<id>.a.npy`, `<id>.b.npy`, `<id>.out.npy`: removed after the call whatever happened.
+struct CallFiles {
+    CallFiles(const std::string& dir, std::int64_t id)
+        : a(dir + "/" + std::to_string(id) + ".a.npy"),
+          b(dir + "/" + std::to_string(id) + ".b.npy"),
+          out(dir + "/" + std::to_string(id) + ".out.npy") {
+        ::unlink(out.c_str());  // only a file the backend writes now may count as its answer
+    }
+    ~CallFiles() {
+        for (const std::string* path : {&a, &b, &out})
+            ::unlink(path->c_str());
+    }
+    CallFiles(const CallFiles&) = delete;
+    CallFiles& operator=(const CallFiles&) = delete;
+    std::string a, b, out;
+};
+
+// Writes the inputs and returns the request line, '\n' included.
+std::string send_files(const Call& call, const CallFiles& files) {
+    validator::write_npy(files.a, *call.a);
+    validator::write_npy(files.b, *call.b);
+    const Request request{call.id,
+                          call.op->id(),
+                          call.attributes,
+                          {files.a, call.a->type, call.a->shape},
+                          {files.b, call.b->type, call.b->shape},
+                          files.out};
+    return to_line(request) + '\n';
+}
+
+// ---- the backend ----
+
+class ProcessBackend : public Backend {
+  public:
+    explicit ProcessBackend(const ProcessOptions& options);
+    ~ProcessBackend() override;
+    const Hello& hello() const override { return hello_; }
+    Result run(const Call& call) override;
+
+  private:
+    struct Started {
+        std::unique_ptr<ChildProcess> child;
+        Hello hello;
+    };
+    Started start() const;
+    [[noreturn]] void fail_start(ChildProcess& child, const std::string& what) const;
+    std::optional<Result> ensure_child();  // a Result when a needed restart failed
+    Result conclude(Wait wait, const Call& call, const CallFiles& files, const std::string& line);
+    Result interpret(const Call& call, const CallFiles& files, const std::string& line);
+    Result read_output(const std::string& path, std::optional<core::ElementType> dtype);
+    Result fault(Outcome outcome, std::string message);
+
+    ProcessOptions options_;
+    std::string command_;                  // for messages
+    ScratchDir scratch_;                   // outlives child_, which may be writing in it
+    std::unique_ptr<ChildProcess> child_;  // null after a fault until the next call
+    Hello hello_;                          // from the first start
+};
+
+ProcessBackend::ProcessBackend(const ProcessOptions& options)
+    : options_(options), command_(joined(options.argv)) {
+    if (options.argv.empty()) throw BackendStartError("empty backend command");
+    Started started = start();
+    child_ = std::move(started.child);
+    hello_ = std::move(started.hello);
+}
+
+ProcessBackend::~ProcessBackend() {
+    if (!child_) return;
+    child_->close_stdin_and_wait(Clock::now() + std::chrono::seconds(2));
+    child_.reset();  // kills what is left of the group and reaps the child
+}
+
+ProcessBackend::Started ProcessBackend::start() const {
+    std::unique_ptr<ChildProcess> child;
+    try {
+        child = std::make_unique<ChildProcess>(
+            options_.argv, std::vector<std::string>{"ELTWISE_SCRATCH=" + scratch_.path()},
+            options_.stderr_tail_lines);
+    } catch (const std::system_error& e) {
+        throw BackendStartError("backend `" + command_ + "`: " + e.what());
+    }
+    std::string line;
+    switch (child->exchange({}, deadline_after(options_.startup_timeout_seconds), line)) {
+        case Wait::line:
+            break;
+        case Wait::ended:
+        case Wait::unread:
+            fail_start(*child, "exited before its hello (" + child->kill_and_reap() + ")");
+        case Wait::closed:
+            fail_start(*child, "closed its stdout before its hello");
+        case Wait::timeout:
+            fail_start(*child, "no hello within " + seconds_text(options_.startup_timeout_seconds));
+        case Wait::too_long:
+            fail_start(*child, "hello line longer than 1 MiB");
+    }
+    try {
+        Hello hello = parse_hello(line);
+        return {std::move(child), std::move(hello)};
+    } catch (const ProtocolError& e) {
+        fail_start(*child, std::string("bad hello: ") + e.what());
+    }
+}
+
+void ProcessBackend::fail_start(ChildProcess& child, const std::string& what) const {
+    child.kill_and_reap();
+    throw BackendStartError("backend `" + command_ + "`: " + what +
+                            with_stderr(child.stderr_tail()));
+}
+
+std::optional<Result> ProcessBackend::ensure_child() {
+    if (child_ && !child_->running()) child_.reset();  // it exited between cases: start afresh
+    if (child_) return std::nullopt;
+    try {
+        child_ = start().child;
+        return std::nullopt;
+    } catch (const BackendStartError& e) {
+        return Result{Outcome::protocol_error, {}, std::string("restart failed: ") + e.what()};
+    }
+}
+
+Result ProcessBackend::run(const Call& call) {
+    if (!call.op || !call.a || !call.b) return {Outcome::error, {}, "incomplete call"};
+    const CallFiles files(scratch_.path(), call.id);
+    std::string request;
+    try {
+        request = send_files(call, files);
+    } catch (const std::exception& e) {
+        return {Outcome::error, {}, std::string("cannot pass the inputs: ") + e.what()};
+    }
+    const Clock::time_point deadline = deadline_after(call.timeout_seconds);
+    std::string line;
+    Wait wait = Wait::unread;
+    // A child that died before reading any of the request was ending between cases, not running
+    // this one (it answered, then exited): the case gets one more, fresh child.
+    for (int attempt = 0; attempt < 2 && wait == Wait::unread; ++attempt) {
+        if (attempt > 0) child_.reset();
+        if (std::optional<Result> failed = ensure_child()) return *failed;
+        wait = child_->exchange(request, deadline, line);
+    }
+    return conclude(wait, call, files, line);
+}
+
+Result ProcessBackend::conclude(Wait wait, const Call& call, const CallFiles& files,
+                                const std::string& line) {
+    switch (wait) {
+        case Wait::line:
+            return interpret(call, files, line);
+        case Wait::unread:
+        case Wait::ended:
+            return fault(Outcome::crashed, child_->kill_and_reap());
+        case Wait::closed:
+            return fault(Outcome::crashed, "closed its stdout without answering");
+        case Wait::timeout:
+            return fault(Outcome::hung, "no answer within " + seconds_text(call.timeout_seconds));
+        case Wait::too_long:
+            return fault(Outcome::protocol_error, "answer line longer than 1 MiB");
+    }
+    return fault(Outcome::protocol_error, "unreachable");
+}
+
+Result ProcessBackend::interpret(const Call& call, const CallFiles& files,
+                                 const std::string& line) {
+    Response response;
+    try {
+        response = parse_response(line);
+    } catch (const ProtocolError& e) {
+        return fault(Outcome::protocol_error, e.what());
+    }
+    if (response.id != call.id)
+        return fault(Outcome::protocol_error, "answer has id " + std::to_string(response.id) +
+                                                  ", expected " + std::to_string(call.id));
+    switch (response.status) {
+        case Answer::ok:
+            // Without a dtype the file says what it holds: a bf16 result sent without "dtype"
+            // reads as u16, a type mismatch for the comparison to report.
+            return read_output(files.out, response.dtype);
+        case Answer::rejected:
+            return {Outcome::rejected, {}, response.message};
+        case Answer::unsupported:
+            return {Outcome::unsupported, {}, response.message};
+        case Answer::error:
+            return {Outcome::error, {}, response.message};
+    }
+    return fault(Outcome::protocol_error, "unknown status");
+}
+
+Result ProcessBackend::read_output(const std::string& path,
+                                   std::optional<core::ElementType> dtype) {
+    // We read only the path we chose, and never through a link to somewhere else.
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode))
+        return fault(Outcome::protocol_error, "output '" + path + "' is a symbolic link");
+    try {
+        return {Outcome::ok, validator::read_npy(path, dtype), ""};
+    } catch (const std::exception& e) {
+        return fault(Outcome::protocol_error, e.what());
+    }
+}
+
+// After a crash, a hang or garbage the child's state is unknown: kill its whole group now and
+// start a new one before the next call.
+Result ProcessBackend::fault(Outcome outcome, std::string message) {
+    child_->kill_and_reap();
+    message += with_stderr(child_->stderr_tail());
+    child_.reset();
+    return {outcome, {}, std::move(message)};
+}
+
+}  // namespace
+
+std::vector<std::string> split_command_line(std::string_view command) {
+    std::vector<std::string> words;
+    std::string word;
+    bool in_word = false;
+    for (std::size_t i = 0; i < command.size(); ++i) {
+        const char c = command[i];
+        if (is_blank(c)) {
+            if (in_word) words.push_back(std::move(word));
+            word.clear();
+            in_word = false;
+        } else if (c == '\\' && i + 1 < command.size()) {
+            if (command[++i] == '\n') continue;  // a line continuation vanishes entirely
+            word += command[i];
+            in_word = true;
+        } else if (c == '\'') {
+            const std::size_t close = closing_single_quote(command, i);
+            word.append(command.substr(i + 1, close - i - 1));
+            i = close;
+            in_word = true;
+        } else if (c == '"') {
+            i = double_quoted(command, i, word);
+            in_word = true;
+        } else {
+            word += c;  // a trailing lone backslash stays literal, as in sh -c
+            in_word = true;
+        }
+    }
+    if (in_word) words.push_back(std::move(word));
+    if (words.empty()) throw std::invalid_argument("empty command line");
+    return words;
+}
+
+std::unique_ptr<Backend> start_process_backend(const ProcessOptions& options) {
+    return std::make_unique<ProcessBackend>(options);
+}
+
+}  // namespace backends

@@ -43,7 +43,7 @@ struct RunOptions {
     std::vector<std::string> onnx_dirs;
     std::uint64_t seed = 1;
     int count = 10;
-    int shrink_budget = 300;
+    int shrink_budget = 1000;
     double timeout_seconds = 10;
     std::string nan = "any";  // or "strict"
     int ulp = 0;

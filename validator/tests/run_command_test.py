@@ -97,10 +97,10 @@ class Conforming(Harness):
 class Faults(Harness):
     """Done-when 2: each fault gets its status, the run completes, later cases still pass."""
 
-    def fault_run(self, command, op="onnx.Mul-14", dtype="i32"):
+    def fault_run(self, command, op="onnx.Mul-14", dtype="i32", exit_code=1):
         proc, out = run(["--backend-cmd", command, "--cases", "spec,edge", "--op",
                          "onnx.Mul-14,onnx.Mul-13", "--timeout", "2"], timeout=900)
-        self.assert_exit(proc, 1)
+        self.assert_exit(proc, exit_code)
         cases = results(out)
         hit = [c for c in cases if c["op"] == op and c["dtype"] == dtype and c["valid"]]
         rest = [c for c in cases if not (c["op"] == op and c["dtype"] == dtype)]
@@ -174,7 +174,7 @@ class Faults(Harness):
         self.expect(self.fault_run(self.python_fault("truncated")), "PROTOCOL_ERROR")
 
     def test_python_stderr_flood(self):
-        hit = self.fault_run(self.python_fault("stderr-flood"))
+        hit = self.fault_run(self.python_fault("stderr-flood"), exit_code=0)
         self.assert_all_pass(hit)
 
     def test_python_bad_hello(self):
@@ -280,7 +280,8 @@ class PlantedBugs(Harness):
         proc, out = run(["--backend-cmd", cmd, "--cases", "invalid", "--op", "onnx.Mul-14"])
         self.assert_exit(proc, 1)
         cases = results(out)
-        shape_cases = [c for c in cases if ":shape:" in c["case"]]
+        # numpy has no bfloat16: the backend answers unsupported for those
+        shape_cases = [c for c in cases if ":shape:" in c["case"] and c["dtype"] != "bf16"]
         self.assertTrue(shape_cases)
         self.assertEqual({c["status"] for c in shape_cases}, {"ACCEPTED_INVALID"})
         others = [c for c in cases if ":shape:" not in c["case"]]
