@@ -1,0 +1,203 @@
+#!/usr/bin/python3
+"""An eltwise-backend/1 backend in Python + numpy: the worked example of backends/PROTOCOL.md.
+
+Run it under the validator:
+    eltwise-validate run --backend-cmd "/usr/bin/python3 backends/examples/numpy_backend.py"
+
+It claims only what numpy computes exactly as the specs say: no bf16 (numpy has no such type),
+no signed integer division that truncates (numpy only floors), no pdpd broadcasting. Invalid
+inputs are answered `rejected`, valid ones it cannot compute `unsupported`.
+The test backends in backends/test_backends/ import this module and wrap its functions.
+"""
+import json
+import re
+import sys
+
+import numpy as np
+
+PROTOCOL = "eltwise-backend/1"
+NUMPY_TYPES = {"i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64,
+               "u8": np.uint8, "u16": np.uint16, "u32": np.uint32, "u64": np.uint64,
+               "f16": np.float16, "f32": np.float32, "f64": np.float64}
+FILE_TYPES = {**NUMPY_TYPES, "bf16": np.uint16, "boolean": np.bool_}  # bf16: raw '<u2' bits
+
+# The element types each op version allows: SEMANTICS.md section 1, or `eltwise-validate list`.
+ONNX_7 = ["f16", "f32", "f64", "i32", "i64", "u32", "u64"]
+ONNX_13 = ONNX_7 + ["bf16"]
+ONNX_14 = ONNX_13 + ["i8", "i16", "u8", "u16"]
+ALLOWED = {"onnx.Mul-7": ONNX_7, "onnx.Mul-13": ONNX_13, "onnx.Mul-14": ONNX_14,
+           "onnx.Div-7": ONNX_7, "onnx.Div-13": ONNX_13, "onnx.Div-14": ONNX_14,
+           "openvino.Multiply-1": ONNX_14, "openvino.Divide-1": ONNX_14}
+# Attribute name -> (kind, default); OpenVINO's IR also spells m_pythondiv as pythondiv.
+OPENVINO_ATTRIBUTES = {"auto_broadcast": ("rule", "numpy"), "auto_broadcast_axis": ("axis", "-1")}
+ATTRIBUTES = {"openvino.Multiply-1": OPENVINO_ATTRIBUTES,
+              "openvino.Divide-1": {**OPENVINO_ATTRIBUTES, "m_pythondiv": ("bool", "true")}}
+ALIASES = {"pythondiv": "m_pythondiv"}
+
+
+class Rejected(Exception):
+    """The inputs are invalid for the op version: the right answer is `rejected`."""
+
+    def __init__(self, kind, message):  # kind: "type", "attribute" or "shape"
+        super().__init__(message)
+        self.kind = kind
+
+
+class Unsupported(Exception):
+    """Valid inputs that numpy cannot compute as the spec says."""
+
+
+def is_division(op):
+    return op.startswith(("onnx.Div-", "openvino.Divide-"))
+
+
+def truncates(op, dtype):
+    """ONNX Div truncates signed integer quotients toward zero; numpy has only floor."""
+    return op.startswith("onnx.Div-") and dtype.startswith("i")
+
+
+def claims():
+    return {op: [t for t in types if t in NUMPY_TYPES and not truncates(op, t)]
+            for op, types in ALLOWED.items()}
+
+
+def hello():
+    return {"protocol": PROTOCOL, "name": "numpy", "version": np.__version__, "ops": claims()}
+
+
+def check_types(op, a, b):
+    if "boolean" in (a, b):
+        raise Rejected("type", f"{op}: arguments cannot have boolean element type")
+    if a != b:
+        raise Rejected("type", f"{op}: A is {a} but B is {b}; both must have the same type")
+    if a not in ALLOWED[op]:
+        raise Rejected("type", f"{op} does not allow element type {a}")
+
+
+def attribute_value(op, name, kind, text):
+    value = text.lower()  # the specs' enum and bool values are case-insensitive
+    ok = {"rule": value in ("none", "numpy", "pdpd"),
+          "axis": re.fullmatch(r"-?[0-9]+", value) is not None and -1 <= int(value) < 2**63,
+          "bool": value in ("true", "false", "1", "0")}[kind]
+    if not ok:
+        raise Rejected("attribute", f"{op}: attribute {name}={text!r} is invalid")
+    return {"1": "true", "0": "false"}.get(value, value)
+
+
+def resolve_attributes(op, attributes):
+    """Returns (broadcast rule, floor division?) after checking every attribute."""
+    specs = ATTRIBUTES.get(op, {})  # the ONNX versions from 7 on take no attributes
+    values, given = {name: default for name, (_, default) in specs.items()}, set()
+    for key, text in attributes.items():
+        name = ALIASES.get(key, key)
+        if name not in specs:
+            raise Rejected("attribute", f"{op} has no attribute {key!r}")
+        if name in given:
+            raise Rejected("attribute", f"{op}: attribute {name} is given twice")
+        values[name] = attribute_value(op, name, specs[name][0], text)
+        given.add(name)
+    return values.get("auto_broadcast", "numpy"), values.get("m_pythondiv") == "true"
+
+
+def check_shapes(rule, a_shape, b_shape):
+    if rule == "pdpd":
+        raise Unsupported("numpy has no pdpd broadcasting")
+    if rule == "none" and a_shape != b_shape:
+        raise Rejected("shape", f"auto_broadcast=none needs equal shapes: {a_shape}, {b_shape}")
+    try:
+        np.broadcast_shapes(a_shape, b_shape)
+    except ValueError as e:
+        raise Rejected("shape", str(e)) from None
+
+
+def load_input(tensor):
+    """Loads one input and checks that the file says what the request says."""
+    array = np.load(tensor["path"], allow_pickle=False)
+    expected = np.dtype(FILE_TYPES[tensor["dtype"]])
+    if array.dtype != expected or list(array.shape) != tensor["shape"]:
+        raise ValueError(f"{tensor['path']} holds {array.dtype} {list(array.shape)}, the request "
+                         f"says {tensor['dtype']} {tensor['shape']}")
+    return array
+
+
+def compute(op, dtype, floor, a, b):
+    """The element-wise result; `floor` picks floor or truncating integer division."""
+    if dtype not in NUMPY_TYPES:
+        raise Unsupported(f"numpy has no {dtype}")
+    # Division by zero, overflow and NaN are expected in test data: numpy's warnings are noise.
+    with np.errstate(all="ignore"):
+        if not is_division(op):
+            return np.multiply(a, b)  # integers wrap modulo 2^N, floats round to nearest even
+        if dtype.startswith("f"):
+            # f16: numpy divides in f32, then rounds to f16; that double rounding is
+            # innocuous (24 >= 2 * 11 + 2 bits): the result is correctly rounded.
+            return np.divide(a, b)
+        if floor or dtype.startswith("u"):  # unsigned: floor and truncation agree
+            return np.floor_divide(a, b)
+    raise Unsupported("numpy has no truncating integer division (only floor_divide)")
+
+
+def evaluate(request, compute=compute):
+    """Checks the request like the spec does, in its order, and returns the result array."""
+    op, a_info, b_info = request["op"], request["a"], request["b"]
+    if op not in ALLOWED:
+        raise Unsupported(f"this backend does not implement {op}")
+    check_types(op, a_info["dtype"], b_info["dtype"])
+    rule, floor = resolve_attributes(op, request.get("attributes", {}))
+    check_shapes(rule, tuple(a_info["shape"]), tuple(b_info["shape"]))
+    return compute(op, a_info["dtype"], floor, load_input(a_info), load_input(b_info))
+
+
+def save_output(path, result):
+    """Writes .npy v1.0, C order, little-endian, to `path` exactly (np.save(str) adds .npy).
+    Returns what it wrote."""
+    result = np.asarray(result, dtype=result.dtype.newbyteorder("<"), order="C")
+    with open(path, "wb") as f:
+        np.save(f, result, allow_pickle=False)
+    return result
+
+
+def type_name(dtype):
+    return next(name for name, t in NUMPY_TYPES.items() if np.dtype(t) == dtype)
+
+
+def answer(request, evaluate=evaluate, save=save_output):
+    """Runs one request and returns the response object; never raises."""
+    response = {"id": request.get("id", -1) if isinstance(request, dict) else -1}
+    try:
+        result = np.asarray(evaluate(request))  # a 0-d result comes back as a numpy scalar
+        written = save(request["out"], result)
+        response.update(status="ok", dtype=type_name(written.dtype))
+    except Rejected as e:
+        response.update(status="rejected", message=str(e))
+    except Unsupported as e:
+        response.update(status="unsupported", message=str(e))
+    except Exception as e:  # a bad request or file: say what happened, keep serving
+        response.update(status="error", message=f"{type(e).__name__}: {e}")
+    return response
+
+
+def send(message):
+    print(json.dumps(message), flush=True)
+
+
+def serve(respond=answer, greeting=None):
+    """The protocol loop: hello, then one answer per request line until stdin closes.
+    `respond` returns the response object (None: it has answered by itself)."""
+    sys.stdin.reconfigure(encoding="utf-8", errors="surrogateescape")
+    send(greeting or hello())
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        try:
+            request = json.loads(line)
+        except ValueError as e:
+            send({"id": -1, "status": "error", "message": f"request is not JSON: {e}"})
+            continue
+        response = respond(request)
+        if response is not None:
+            send(response)
+
+
+if __name__ == "__main__":
+    serve()

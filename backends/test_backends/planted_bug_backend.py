@@ -1,0 +1,63 @@
+#!/usr/bin/python3
+"""The numpy example backend with one planted bug, to show that the validator catches it.
+
+Usage: planted_bug_backend.py --bug NAME
+  floor-for-trunc         the classic bug: integer division floors where the spec truncates
+                          (ONNX Div, Divide-1 with m_pythondiv=false); it also claims ONNX Div's
+                          signed integer types, which the correct example leaves out
+  lost-negative-zero      float results of -0 come back as +0
+  accept-unbroadcastable  shapes that do not broadcast are answered ok, not rejected: the output
+                          has A's shape, computed with B's values cycled (np.resize) to it
+Everything else is answered exactly like backends/examples/numpy_backend.py.
+"""
+import argparse
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples"))
+import numpy_backend as nb  # noqa: E402  (the one copy of the backend logic)
+
+import numpy as np  # noqa: E402
+
+
+def floor_for_trunc(request):
+    return nb.evaluate(request, compute=lambda op, dtype, floor, a, b:
+                       nb.compute(op, dtype, True, a, b))
+
+
+def lost_negative_zero(request):
+    result = np.asarray(nb.evaluate(request))
+    if result.dtype.kind != "f":
+        return result
+    return np.where(result == 0, result.dtype.type(0), result)  # -0 == 0 too: both become +0
+
+
+def accept_unbroadcastable(request):
+    try:
+        return nb.evaluate(request)
+    except nb.Rejected as e:
+        if e.kind != "shape":
+            raise
+    op, dtype = request["op"], request["a"]["dtype"]
+    _, floor = nb.resolve_attributes(op, request.get("attributes", {}))
+    a, b = nb.load_input(request["a"]), nb.load_input(request["b"])
+    return nb.compute(op, dtype, floor, a, np.resize(b, a.shape))
+
+
+BUGS = {"floor-for-trunc": floor_for_trunc, "lost-negative-zero": lost_negative_zero,
+        "accept-unbroadcastable": accept_unbroadcastable}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bug", required=True, choices=sorted(BUGS))
+    evaluate = BUGS[parser.parse_args().bug]
+    greeting = nb.hello()
+    if evaluate is floor_for_trunc:  # claims the truncating pairs it gets wrong
+        greeting["ops"] = {op: [t for t in types if t in nb.NUMPY_TYPES]
+                           for op, types in nb.ALLOWED.items()}
+    nb.serve(lambda request: nb.answer(request, evaluate=evaluate), greeting)
+
+
+if __name__ == "__main__":
+    main()
