@@ -115,18 +115,15 @@ ScratchDir::ScratchDir() {
                             ": " + std::generic_category().message(err));
 }
 
-// `<id>.a.npy`, `<id>.b.npy`, `<id>.out.npy`: removed after the call whatever happened.
+// `a.npy` and `b.npy`, rewritten in place call after call (tmpfs then reuses their pages: a
+// fresh 64 MiB costs as much again as writing it), and `<id>.out.npy`, removed before and after
+// the call so that only a file the backend writes now may count as its answer.
 struct CallFiles {
     CallFiles(const std::string& dir, std::int64_t id)
-        : a(dir + "/" + std::to_string(id) + ".a.npy"),
-          b(dir + "/" + std::to_string(id) + ".b.npy"),
-          out(dir + "/" + std::to_string(id) + ".out.npy") {
-        ::unlink(out.c_str());  // only a file the backend writes now may count as its answer
+        : a(dir + "/a.npy"), b(dir + "/b.npy"), out(dir + "/" + std::to_string(id) + ".out.npy") {
+        ::unlink(out.c_str());
     }
-    ~CallFiles() {
-        for (const std::string* path : {&a, &b, &out})
-            ::unlink(path->c_str());
-    }
+    ~CallFiles() { ::unlink(out.c_str()); }
     CallFiles(const CallFiles&) = delete;
     CallFiles& operator=(const CallFiles&) = delete;
     std::string a, b, out;
@@ -134,8 +131,8 @@ struct CallFiles {
 
 // Writes the inputs and returns the request line, '\n' included.
 std::string send_files(const Call& call, const CallFiles& files) {
-    validator::write_npy(files.a, *call.a);
-    validator::write_npy(files.b, *call.b);
+    validator::write_npy(files.a, *call.a, validator::NpyWrite::in_place);
+    validator::write_npy(files.b, *call.b, validator::NpyWrite::in_place);
     const Request request{call.id,
                           call.op->id(),
                           call.attributes,

@@ -65,6 +65,21 @@ int fill_and_close(int fd, std::span<const std::span<const std::byte>> pieces) {
 
 }  // namespace
 
+void write_file_in_place(const std::string& path,
+                         std::span<const std::span<const std::byte>> pieces) {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd < 0) cannot_write(path, describe_errno(errno));
+    int err = 0;
+    off_t size = 0;
+    for (const auto& piece : pieces) {
+        if (err == 0) err = write_all(fd, piece);
+        size += static_cast<off_t>(piece.size());
+    }
+    if (err == 0 && ::ftruncate(fd, size) != 0) err = errno;
+    if (::close(fd) != 0 && err == 0) err = errno;
+    if (err != 0) cannot_write(path, describe_errno(err));
+}
+
 void write_file_atomically(const std::string& path,
                            std::span<const std::span<const std::byte>> pieces) {
     if (path.empty()) cannot_write(path, "the path is empty");

@@ -14,4 +14,12 @@ namespace validator {
 void write_file_atomically(const std::string& path,
                            std::span<const std::span<const std::byte>> pieces);
 
+// The opposite trade-off, for scratch files rewritten call after call: overwrites `path` (created
+// if missing, never through a symbolic link) from its start and cuts it to the new size, so
+// that pages the file already has are reused (on tmpfs, allocating 64 MiB of fresh pages costs
+// as much as writing them). A failure leaves the file partly written. Throws
+// core::Error(input) naming `path`.
+void write_file_in_place(const std::string& path,
+                         std::span<const std::span<const std::byte>> pieces);
+
 }  // namespace validator

@@ -476,7 +476,7 @@ core::Tensor read_npy(const std::string& path, std::optional<core::ElementType> 
     return read_data(in, header, type);
 }
 
-void write_npy(const std::string& path, const core::Tensor& t) {
+void write_npy(const std::string& path, const core::Tensor& t, NpyWrite how) {
     check_consistent(t);
     const std::string preamble = npy_preamble(t);
     std::vector<std::byte> swapped;
@@ -488,7 +488,10 @@ void write_npy(const std::string& path, const core::Tensor& t) {
     }
     const std::array<std::span<const std::byte>, 2> pieces{std::as_bytes(std::span(preamble)),
                                                            data};
-    write_file_atomically(path, pieces);
+    if (how == NpyWrite::in_place)
+        write_file_in_place(path, pieces);
+    else
+        write_file_atomically(path, pieces);
 }
 
 }  // namespace validator

@@ -17,9 +17,14 @@ namespace validator {
 // Throws core::Error(input) naming `path` and the problem.
 core::Tensor read_npy(const std::string& path, std::optional<core::ElementType> dtype);
 
+// atomic: a temporary file renamed over `path` (write_file_atomically); in_place: `path`
+// rewritten in place, reusing its storage (write_file_in_place), for scratch files.
+enum class NpyWrite { atomic, in_place };
+
 // Writes format version 1.0 (2.0 only if the header would not fit), row-major, little-endian;
-// a bf16 tensor is written as '<u2'. The file is replaced atomically (temporary file + rename),
-// so a failed write leaves an existing file untouched. Throws core::Error(input) naming `path`.
-void write_npy(const std::string& path, const core::Tensor& t);
+// a bf16 tensor is written as '<u2'. NpyWrite::atomic (the default) replaces the file in one
+// step, so a failed write leaves an existing file untouched. Throws core::Error(input) naming
+// `path`.
+void write_npy(const std::string& path, const core::Tensor& t, NpyWrite how = NpyWrite::atomic);
 
 }  // namespace validator
