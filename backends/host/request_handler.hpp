@@ -1,0 +1,21 @@
+// One protocol request served by a plugin: the inputs mapped, the plugin called, the output
+// file completed, and the answer (PROTOCOL.md sections 3 and 4).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "backends/host/plugin_library.hpp"
+#include "backends/protocol.hpp"
+
+namespace backends::host {
+
+// The answer to one request. Never throws for anything the request or the plugin does: a
+// malformed request, an unknown op or a bad input file is an `error` answer.
+Response serve(const Request& request, const PluginLibrary& plugin);
+
+// The answer line (no newline) to one request line, which may be anything: a line that is not
+// a request is answered `error` with the id it carries if it has one, else -1.
+std::string answer_line(std::string_view request_line, const PluginLibrary& plugin);
+
+}  // namespace backends::host

@@ -1,0 +1,96 @@
+#include "backends/plugins/abi_adapter.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+#include <vector>
+
+#include "core/op_table.hpp"
+
+namespace backends::plugins {
+namespace {
+
+core::ElementType type_named(const char* name) {
+    if (name)
+        for (const auto& info : core::kElementTypes)
+            if (info.name == name) return info.type;
+    throw std::invalid_argument(std::string("unknown element type '") + (name ? name : "(null)") +
+                                "'");
+}
+
+void to_tensor(const eltwise_tensor& from, core::Tensor& into) {
+    into.type = type_named(from.dtype);
+    if (from.rank < 0 || static_cast<std::size_t>(from.rank) > core::kMaxRank ||
+        (from.rank > 0 && !from.shape))
+        throw std::invalid_argument("an input has the invalid rank " + std::to_string(from.rank));
+    into.shape.assign(from.shape, from.shape + from.rank);
+    const auto expected =
+        static_cast<std::size_t>(core::element_count(into.shape)) * core::byte_size(into.type);
+    if (from.byte_size != expected)
+        throw std::invalid_argument("an input holds " + std::to_string(from.byte_size) +
+                                    " bytes, its shape needs " + std::to_string(expected));
+    const auto* data = static_cast<const std::byte*>(from.data);
+    into.bytes.assign(data, data + from.byte_size);
+}
+
+// Strings and claims for the whole op table; built once, never freed.
+struct OpTableClaims {
+    std::vector<std::string> ops, types;
+    std::vector<eltwise_claim> claims;
+    eltwise_backend_info info{};
+
+    OpTableClaims(const char* name, const char* version) {
+        for (const core::OpVersion& op : core::op_versions()) {
+            ops.push_back(op.id());
+            types.push_back(core::to_string(op.element_types));
+        }
+        for (std::size_t i = 0; i < ops.size(); ++i)
+            claims.push_back({ops[i].c_str(), types[i].c_str()});
+        info = {ELTWISE_BACKEND_ABI_VERSION, name, version, claims.size(), claims.data()};
+    }
+};
+
+}  // namespace
+
+void to_core(const eltwise_call& call, CoreCall& into) {
+    into.op = call.op ? core::find_op_version(call.op) : nullptr;
+    if (!into.op || into.op->id() != call.op)
+        throw std::invalid_argument(std::string("unknown op-version id '") +
+                                    (call.op ? call.op : "(null)") + "'");
+    into.attributes.clear();
+    for (std::size_t i = 0; i < call.attribute_count; ++i)
+        into.attributes[call.attributes[i].name] = call.attributes[i].value;
+    to_tensor(call.a, into.a);
+    to_tensor(call.b, into.b);
+}
+
+const eltwise_backend_info* claim_whole_op_table(const char* name, const char* version) {
+    static const OpTableClaims claims(name, version);
+    return &claims.info;
+}
+
+void write_message(char* message, std::size_t capacity, std::string_view text) {
+    if (!message || capacity == 0) return;
+    const std::size_t n = std::min(text.size(), capacity - 1);
+    std::memcpy(message, text.data(), n);
+    message[n] = '\0';
+}
+
+int deliver(const eltwise_output& out, std::string_view dtype, const core::Shape& shape,
+            std::span<const std::byte> bytes, char* message, std::size_t capacity) {
+    const std::string type_name(dtype);
+    void* buffer =
+        out.allocate(out.ctx, type_name.c_str(), static_cast<int>(shape.size()), shape.data());
+    if (!buffer) {
+        write_message(message, capacity, "the host could not allocate the output");
+        return ELTWISE_ERROR;
+    }
+    if (!bytes.empty()) std::memcpy(buffer, bytes.data(), bytes.size());
+    return ELTWISE_OK;
+}
+
+int deliver(const eltwise_output& out, const core::Tensor& t, char* message, std::size_t capacity) {
+    return deliver(out, core::name(t.type), t.shape, t.bytes, message, capacity);
+}
+
+}  // namespace backends::plugins

@@ -1,0 +1,62 @@
+// The plugin side of the C ABI in the suite's own types: a C call as core tensors, claims from
+// the op table, results delivered through the host's allocator, exceptions kept from crossing
+// the C boundary. Shared by the optimized plugin and the test plugins.
+#pragma once
+
+#include <cstddef>
+#include <exception>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "backends/include/eltwise_backend.h"
+#include "core/error.hpp"
+#include "core/op_config.hpp"
+#include "core/tensor.hpp"
+
+namespace backends::plugins {
+
+// One call in core types. The inputs are copies: core::Tensor owns its bytes.
+struct CoreCall {
+    const core::OpVersion* op = nullptr;
+    core::AttributeMap attributes;
+    core::Tensor a, b;
+};
+
+// Fills `into`, reusing its buffers' capacity. Throws std::invalid_argument for an op or type
+// name the suite does not know (the host never sends one) or a byte size that does not match
+// the shape.
+void to_core(const eltwise_call& call, CoreCall& into);
+
+// Info naming the plugin and claiming every (op version, type) the op table allows. The info
+// and its strings live until the process exits.
+const eltwise_backend_info* claim_whole_op_table(const char* name, const char* version);
+
+// Copies `text` into message, truncated to capacity - 1 bytes, NUL-terminated.
+void write_message(char* message, std::size_t capacity, std::string_view text);
+
+// Allocates an output of the given type name and shape through the host and copies `bytes`
+// (exactly the allocated size) into it. ELTWISE_OK, or ELTWISE_ERROR with a message.
+int deliver(const eltwise_output& out, std::string_view dtype, const core::Shape& shape,
+            std::span<const std::byte> bytes, char* message, std::size_t capacity);
+// The same for a tensor's own type and shape.
+int deliver(const eltwise_output& out, const core::Tensor& t, char* message, std::size_t capacity);
+
+// Runs body() -> int inside the C boundary: core::Error (the specification rejects the call)
+// becomes ELTWISE_REJECTED, any other exception ELTWISE_ERROR, each with its message.
+template <class Body>
+int guarded(char* message, std::size_t capacity, Body&& body) noexcept {
+    try {
+        return body();
+    } catch (const core::Error& e) {
+        write_message(message, capacity, e.what());
+        return ELTWISE_REJECTED;
+    } catch (const std::exception& e) {
+        write_message(message, capacity, e.what());
+    } catch (...) {
+        write_message(message, capacity, "unknown exception");
+    }
+    return ELTWISE_ERROR;
+}
+
+}  // namespace backends::plugins

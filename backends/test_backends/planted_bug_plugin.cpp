@@ -1,0 +1,190 @@
+// libeltwise_planted_bug_plugin.so: a correct backend (optimized::run, every op version and
+// type) with exactly one planted bug, the kind real backends ship, for testing that the
+// validator finds and categorizes it. Everything the bug does not touch is bit-exact with the
+// reference.
+//
+// Plugin arguments:  --bug NAME
+//   saturate-u8         u8 Mul/Multiply products clamp to 255 instead of wrapping mod 256
+//   ftz                 float inputs that are subnormal are read as zero (sign kept, like DAZ),
+//                       float outputs that are subnormal become zero (sign kept, like FTZ)
+//   f16-toward-zero     f16 results are rounded toward zero instead of to nearest even
+//   lost-negative-zero  every -0 in a float output becomes +0
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "backends/include/eltwise_backend.h"
+#include "backends/plugins/abi_adapter.hpp"
+#include "optimized/run.hpp"
+
+namespace {
+
+static_assert(std::endian::native == std::endian::little, "elements are read as little-endian");
+
+enum class Bug { saturate_u8, ftz, f16_toward_zero, lost_negative_zero };
+
+struct NamedBug {
+    std::string_view name;
+    Bug bug;
+};
+constexpr NamedBug kBugs[] = {{"saturate-u8", Bug::saturate_u8},
+                              {"ftz", Bug::ftz},
+                              {"f16-toward-zero", Bug::f16_toward_zero},
+                              {"lost-negative-zero", Bug::lost_negative_zero}};
+
+Bug g_bug = Bug::saturate_u8;
+backends::plugins::CoreCall g_call;
+core::OpOutput g_result;
+
+// ---- floats as bits ----
+
+struct FloatLayout {
+    std::size_t size;
+    std::uint64_t sign, exponent, mantissa;
+};
+
+std::optional<FloatLayout> float_layout(core::ElementType t) {
+    switch (t) {
+        case core::ElementType::f16:
+            return FloatLayout{2, 0x8000, 0x7c00, 0x03ff};
+        case core::ElementType::bf16:
+            return FloatLayout{2, 0x8000, 0x7f80, 0x007f};
+        case core::ElementType::f32:
+            return FloatLayout{4, 0x8000'0000, 0x7f80'0000, 0x007f'ffff};
+        case core::ElementType::f64:
+            return FloatLayout{8, 0x8000'0000'0000'0000, 0x7ff0'0000'0000'0000,
+                               0x000f'ffff'ffff'ffff};
+        default:
+            return std::nullopt;
+    }
+}
+
+// Replaces the bits of every element of a float tensor by f(bits, layout); integers stay.
+template <class F>
+void rewrite_floats(core::Tensor& t, F f) {
+    const auto layout = float_layout(t.type);
+    if (!layout) return;
+    for (std::size_t at = 0; at + layout->size <= t.bytes.size(); at += layout->size) {
+        std::uint64_t bits = 0;
+        std::memcpy(&bits, t.bytes.data() + at, layout->size);
+        bits = f(bits, *layout);
+        std::memcpy(t.bytes.data() + at, &bits, layout->size);
+    }
+}
+
+std::uint64_t flush_subnormal(std::uint64_t bits, const FloatLayout& l) {
+    const bool subnormal = (bits & l.exponent) == 0 && (bits & l.mantissa) != 0;
+    return subnormal ? bits & l.sign : bits;
+}
+
+std::uint64_t lose_negative_zero(std::uint64_t bits, const FloatLayout& l) {
+    return bits == l.sign ? 0 : bits;
+}
+
+// ---- recomputing elements ----
+
+// Calls f(flat, a_offset, b_offset) for every output element in row-major order.
+template <class F>
+void for_each_element(const core::BroadcastPlan& plan, F f) {
+    const std::size_t rank = plan.output.size();
+    std::vector<std::int64_t> index(rank, 0);
+    std::int64_t a = 0, b = 0;
+    const std::int64_t count = core::element_count(plan.output);
+    for (std::int64_t i = 0; i < count; ++i) {
+        f(i, a, b);
+        for (std::size_t d = rank; d-- > 0;) {  // odometer: carry from the last dim leftwards
+            a += plan.a_strides[d];
+            b += plan.b_strides[d];
+            if (++index[d] < plan.output[d]) break;
+            a -= index[d] * plan.a_strides[d];
+            b -= index[d] * plan.b_strides[d];
+            index[d] = 0;
+        }
+    }
+}
+
+void saturate_u8_products(const core::PreparedCall& call) {
+    const auto x = g_call.a.values<std::uint8_t>();
+    const auto y = g_call.b.values<std::uint8_t>();
+    auto z = g_result.value.values<std::uint8_t>();
+    for_each_element(call.plan, [&](std::int64_t i, std::int64_t ia, std::int64_t ib) {
+        const unsigned product = unsigned{x[ia]} * unsigned{y[ib]};  // <= 65025: no overflow
+        z[i] = static_cast<std::uint8_t>(product > 255 ? 255 : product);
+    });
+}
+
+// Rounds toward zero: the nearest f16, stepped once toward zero when it lies farther from zero
+// than x (that also turns an overflow to inf into the largest finite value).
+core::Half half_toward_zero(double x) {
+    const core::Half nearest = core::half_from_double(x);
+    if (std::isnan(x) || std::fabs(double{core::to_float(nearest)}) <= std::fabs(x)) return nearest;
+    return core::Half{static_cast<std::uint16_t>(nearest.bits - 1)};
+}
+
+// A product of two f16 values is exact in double (22 significant bits). A quotient is not, but
+// lies at least ~2^-22 (relative) from every f16 value it does not equal, far beyond double's
+// rounding error, so truncating the double quotient truncates the exact one.
+void truncate_f16_results(const core::PreparedCall& call) {
+    const auto x = g_call.a.values<core::Half>();
+    const auto y = g_call.b.values<core::Half>();
+    auto z = g_result.value.values<core::Half>();
+    const bool multiply = call.op->arithmetic == core::Arithmetic::multiply;
+    for_each_element(call.plan, [&](std::int64_t i, std::int64_t ia, std::int64_t ib) {
+        const double p = core::to_float(x[ia]), q = core::to_float(y[ib]);
+        z[i] = half_toward_zero(multiply ? p * q : p / q);
+    });
+}
+
+// ---- the call ----
+
+void plant_before(Bug bug) {
+    if (bug != Bug::ftz) return;
+    rewrite_floats(g_call.a, flush_subnormal);
+    rewrite_floats(g_call.b, flush_subnormal);
+}
+
+void plant_after(Bug bug) {
+    const auto prepared = [] {
+        return core::prepare_call(*g_call.op, g_call.attributes, g_call.a, g_call.b);
+    };
+    const core::ElementType t = g_result.value.type;
+    if (bug == Bug::saturate_u8 && t == core::ElementType::u8 &&
+        g_call.op->arithmetic == core::Arithmetic::multiply)
+        saturate_u8_products(prepared());
+    if (bug == Bug::f16_toward_zero && t == core::ElementType::f16)
+        truncate_f16_results(prepared());
+    if (bug == Bug::ftz) rewrite_floats(g_result.value, flush_subnormal);
+    if (bug == Bug::lost_negative_zero) rewrite_floats(g_result.value, lose_negative_zero);
+}
+
+}  // namespace
+
+const eltwise_backend_info* eltwise_backend_init(int argc, const char* const* argv, char* message,
+                                                 size_t message_capacity) {
+    if (argc == 3 && std::string_view(argv[1]) == "--bug")
+        for (const NamedBug& b : kBugs)
+            if (b.name == argv[2]) {
+                g_bug = b.bug;
+                return backends::plugins::claim_whole_op_table("planted-bug", b.name.data());
+            }
+    backends::plugins::write_message(
+        message, message_capacity,
+        "usage: --bug saturate-u8|ftz|f16-toward-zero|lost-negative-zero");
+    return nullptr;
+}
+
+int eltwise_backend_run(const eltwise_call* call, const eltwise_output* out, char* message,
+                        size_t message_capacity) {
+    return backends::plugins::guarded(message, message_capacity, [&] {
+        backends::plugins::to_core(*call, g_call);
+        plant_before(g_bug);
+        optimized::run_into(*g_call.op, g_call.attributes, g_call.a, g_call.b, g_result);
+        plant_after(g_bug);
+        return backends::plugins::deliver(*out, g_result.value, message, message_capacity);
+    });
+}
