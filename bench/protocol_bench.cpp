@@ -14,7 +14,7 @@
 #include "bench/median_timer.hpp"
 #include "core/op_table.hpp"
 #include "validator/case_evaluation.hpp"
-#include "validator/large_buffers.hpp"
+#include "core/large_buffers.hpp"
 
 namespace {
 
@@ -62,7 +62,7 @@ std::unique_ptr<backends::Backend> hosted(const std::string& plugin) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    validator::reuse_large_buffers();  // as eltwise-validate does
+    core::reuse_large_buffers();  // as eltwise-validate does
     CLI::App app{"eltwise-protocol-bench: the cost of validating out of process"};
     int small_cases = 4000, reps = 7, log2_large = 24;
     app.add_option("--small-cases", small_cases, "Small cases per timed batch")->capture_default_str();

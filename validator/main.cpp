@@ -3,7 +3,7 @@
 #include <iostream>
 
 #include "validator/commands.hpp"
-#include "validator/large_buffers.hpp"
+#include "core/large_buffers.hpp"
 
 namespace {
 
@@ -55,7 +55,7 @@ void add_run_options(CLI::App& run, validator::RunOptions& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    validator::reuse_large_buffers();
+    core::reuse_large_buffers();
     CLI::App app{"eltwise-validate: conformance checks for element-wise Mul and Div op versions"};
     app.require_subcommand(1);
 

@@ -14,6 +14,7 @@
 
 #include "backends/host/plugin_library.hpp"
 #include "backends/host/request_handler.hpp"
+#include "core/large_buffers.hpp"
 
 namespace {
 
@@ -54,6 +55,7 @@ int main(int argc, char** argv) {
         return 0;
     }
     const std::string path = argv[1];
+    core::reuse_large_buffers();  // plugins built on core::Tensor allocate per call
     try {
         const backends::host::PluginLibrary plugin(path,
                                                    std::vector<std::string>(argv + 2, argv + argc));

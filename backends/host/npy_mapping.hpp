@@ -67,29 +67,31 @@ class MappedInput {
 // The output file of one request: created by the plugin's allocate call, mapped read-write.
 class OutputFile {
   public:
-    // Destruction unmaps and leaves the file as it is.
     explicit OutputFile(std::string path) : path_(std::move(path)) {}
 
     // The eltwise_allocate_fn contract (eltwise_backend.h); ctx is the OutputFile. Never throws.
+    // The buffer is the host's own, 64-byte aligned and reused from call to call.
     static void* allocate(void* ctx, const char* dtype, int rank, const std::int64_t* shape);
 
-    bool allocated() const { return static_cast<bool>(mapping_); }
+    bool allocated() const { return allocated_; }
     core::ElementType dtype() const { return dtype_; }
     // Why the last allocate returned NULL, or "".
     const std::string& failure() const { return failure_; }
 
-    // Unmaps the file so that it is complete on disk. Throws HostError.
+    // Writes the .npy file: the header, then the buffer. Throws HostError (a full /dev/shm too).
     void finish();
-    // Unmaps and removes the file, if one was created.
-    void discard();
+    // Forgets the output; nothing was written.
+    void discard() { allocated_ = false; }
 
   private:
     void* create(const char* dtype, int rank, const std::int64_t* shape);
 
     std::string path_;
-    FileMapping mapping_;
-    bool called_ = false;   // allocate ran during this call
-    bool created_ = false;  // the file exists because of us
+    std::string preamble_;
+    std::byte* data_ = nullptr;  // the host's output buffer
+    std::size_t data_bytes_ = 0;
+    bool called_ = false;     // allocate ran during this call
+    bool allocated_ = false;  // and succeeded
     core::ElementType dtype_ = core::ElementType::f32;
     std::string failure_;
 };

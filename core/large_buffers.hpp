@@ -1,7 +1,7 @@
-// Process-wide allocation tuning for the validator's many large tensors.
+// Process-wide allocation tuning for programs that make many large tensors.
 #pragma once
 
-namespace validator {
+namespace core {
 
 // glibc serves allocations above 32 MiB with fresh mmap()s and returns them to the kernel on
 // free, so every 2^24-element case pays for faulting in zeroed pages again (measured on these
@@ -9,4 +9,4 @@ namespace validator {
 // that are already mapped. Call once at start-up.
 void reuse_large_buffers();
 
-}  // namespace validator
+}  // namespace core

@@ -1,8 +1,8 @@
-#include "validator/large_buffers.hpp"
+#include "core/large_buffers.hpp"
 
 #include <malloc.h>
 
-namespace validator {
+namespace core {
 
 void reuse_large_buffers() {
     constexpr int kOneGiB = 1 << 30;
@@ -10,4 +10,4 @@ void reuse_large_buffers() {
     mallopt(M_TRIM_THRESHOLD, kOneGiB);
 }
 
-}  // namespace validator
+}  // namespace core
