@@ -24,6 +24,28 @@ nlohmann::json mismatch_json(const Mismatch& m) {
     return j;
 }
 
+// What a result adds to a line: categories, message, mismatches, options that let it pass.
+void add_result(nlohmann::json& j, const CaseResult& result) {
+    if (!result.categories.empty()) j["categories"] = result.categories;
+    if (!result.message.empty()) j["message"] = result.message;
+    if (!result.mismatches.empty()) {
+        j["mismatches"] = nlohmann::json::array();
+        for (const Mismatch& m : result.mismatches)
+            j["mismatches"].push_back(mismatch_json(m));
+    }
+    if (!result.allowances.empty()) j["allowed_by"] = result.allowances;
+}
+
+nlohmann::json minimal_json(const ShrinkOutcome& m) {
+    nlohmann::json j = {{"case", random_case_id(m.key)},
+                        {"shapes", {m.data.a.shape, m.data.b.shape}},
+                        {"attributes", m.data.attributes},
+                        {"status", name(m.result.status)},
+                        {"tries", m.tries}};
+    add_result(j, m.result);
+    return j;
+}
+
 }  // namespace
 
 ResultsFile::ResultsFile(const std::string& path) : path_(path) {
@@ -69,15 +91,11 @@ nlohmann::json case_line(const CaseRecord& r) {
         if (r.data->b.type != r.data->a.type) j["dtype_b"] = core::name(r.data->b.type);
         if (!r.data->note.empty()) j["note"] = r.data->note;
     }
-    if (!result.categories.empty()) j["categories"] = result.categories;
-    if (!result.message.empty()) j["message"] = result.message;
-    if (!result.mismatches.empty()) {
-        j["mismatches"] = nlohmann::json::array();
-        for (const Mismatch& m : result.mismatches)
-            j["mismatches"].push_back(mismatch_json(m));
+    add_result(j, result);
+    if (r.minimal) {
+        j["shrunk"] = random_case_id(r.minimal->key);
+        j["minimal"] = minimal_json(*r.minimal);
     }
-    if (!result.allowances.empty()) j["allowed_by"] = result.allowances;
-    if (!r.shrunk.empty()) j["shrunk"] = r.shrunk;
     if (!r.files.empty()) j["files"] = r.files;
     return j;
 }

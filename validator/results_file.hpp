@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "validator/case_evaluation.hpp"
+#include "validator/shrinking.hpp"
 
 namespace validator {
 
@@ -31,10 +32,12 @@ struct CaseRecord {
     const PlannedCase* planned = nullptr;
     const CaseData* data = nullptr;  // null when the case was not built
     const CaseResult* result = nullptr;
-    std::string shrunk;               // id of the minimal failing case, when shrunk
-    std::vector<std::string> files;   // repro files written for it
+    const ShrinkOutcome* minimal = nullptr;  // the shrunk failing case, when there is one
+    std::vector<std::string> files;          // repro files written for it
 };
 
+// The case's line. A shrunk case adds `shrunk` (the minimal case's id) and `minimal`: its
+// shapes, attributes, status, categories, mismatches and message.
 nlohmann::json case_line(const CaseRecord& r);
 
 }  // namespace validator

@@ -133,42 +133,38 @@ struct Runner {
         return evaluate_case(backend, op, data, settings, next_call++);
     }
 
-    // A random case that failed: the minimal case that fails the same way, its data and result.
-    std::string shrink(const PlannedCase& c, CaseData& data, CaseResult& result) {
+    // A random case that failed or crashed: the minimal case that fails the same way.
+    std::optional<ShrinkOutcome> shrink(const PlannedCase& c, const CaseResult& result) {
         const auto key = parse_random_case_id(c.id);
         if (!key || (result.status != Status::failed && result.status != Status::crashed))
-            return "";
-        const auto shrunk = shrink_failure(*key, result, options.shrink_budget,
-                                           [&](const CaseData& d) { return evaluate(*c.op, d); });
-        if (!shrunk) return "";
-        const std::string id = random_case_id(shrunk->key);
-        result.message += " | shrunk in " + std::to_string(shrunk->tries) + " tries to " + id +
-                          " (" + core::to_string(shrunk->data.a.shape) + " x " +
-                          core::to_string(shrunk->data.b.shape) + "): " + shrunk->result.message;
-        data = shrunk->data;
-        result.mismatches = shrunk->result.mismatches;
-        result.expected = std::move(shrunk->result.expected);
-        result.actual = std::move(shrunk->result.actual);
-        return id;
+            return std::nullopt;
+        return shrink_failure(*key, result, options.shrink_budget,
+                              [&](const CaseData& d) { return evaluate(*c.op, d); });
+    }
+
+    // The repro files of a deviation: of its minimal case when it was shrunk.
+    std::vector<std::string> save(const PlannedCase& c, const CaseData& data, CaseResult& result,
+                                  const std::optional<ShrinkOutcome>& minimal) {
+        const std::string id = minimal ? random_case_id(minimal->key) : c.id;
+        try {
+            return save_repro(options.out + "/" + repro_dir_name(id), *c.op,
+                              minimal ? minimal->data : data, minimal ? minimal->result : result);
+        } catch (const std::exception& e) {
+            result.message += std::string(" | repro files not saved: ") + e.what();
+            return {};
+        }
     }
 
     void record(const PlannedCase& c, const CaseData* data, CaseResult result) {
-        CaseRecord record{&c, data, &result, "", {}};
-        CaseData shrunk_data;
+        std::optional<ShrinkOutcome> minimal;
+        std::vector<std::string> files;
         if (data && is_deviation(result.status)) {
-            shrunk_data = *data;
-            record.shrunk = shrink(c, shrunk_data, result);
-            const std::string& id = record.shrunk.empty() ? c.id : record.shrunk;
-            try {
-                record.files = save_repro(options.out + "/" + repro_dir_name(id), *c.op,
-                                          shrunk_data, result);
-            } catch (const std::exception& e) {
-                result.message += std::string(" | repro files not saved: ") + e.what();
-            }
+            minimal = shrink(c, result);
+            files = save(c, *data, result, minimal);
         }
-        nlohmann::json line = case_line(record);
+        nlohmann::json line = case_line({&c, data, &result, minimal ? &*minimal : nullptr, files});
         if (is_deviation(result.status))
-            line["replay"] = replay_line(options, record.shrunk.empty() ? c.id : record.shrunk);
+            line["replay"] = replay_line(options, minimal ? random_case_id(minimal->key) : c.id);
         results.append(line);
         summary.add(c.op ? c.op->id() : "", result.status);
         judge(c.id, result.status, line);
@@ -179,12 +175,25 @@ struct Runner {
         if (!is_deviation(status)) return;
         deviations.push_back({id, status});
         if (find_expectation(expectations, id, status)) return;
-        if (new_findings.size() < kFindingsShown)
-            new_findings.push_back(std::string(name(status)) + " " + id + "\n    " +
-                                   line.value("message", "").substr(0, 300) + "\n    " +
-                                   line.value("replay", ""));
-        else
-            new_findings.push_back("");
+        new_findings.push_back(new_findings.size() < kFindingsShown ? finding_text(line) : "");
+    }
+
+    // "FAILED id  floor_vs_trunc:12", the minimal case's first mismatch, the replay line.
+    static std::string finding_text(const nlohmann::json& line) {
+        std::string text = line["status"].get<std::string>() + " " + line["case"].get<std::string>();
+        const std::string message = line.value("message", "");
+        text += "\n    " + message.substr(0, std::min<std::size_t>(message.find('\n'), 240));
+        const nlohmann::json& shown = line.contains("minimal") ? line["minimal"] : line;
+        if (shown.contains("mismatches")) {
+            const nlohmann::json& m = shown["mismatches"][0];
+            text += "\n    " + std::string(line.contains("minimal") ? "minimal case " : "case ") +
+                    shown["shapes"][0].dump() + " x " + shown["shapes"][1].dump() + ": [" +
+                    m["index"].dump() + "] " + m["category"].get<std::string>() +
+                    " a=" + m["a"].get<std::string>() + " b=" + m["b"].get<std::string>() +
+                    " expected " + m["expected"].get<std::string>() +
+                    ", actual " + m["actual"].get<std::string>();
+        }
+        return text + "\n    " + line.value("replay", "");
     }
 
     void run(const PlannedCase& c) {

@@ -4,8 +4,8 @@
  * A plugin is a shared library that `eltwise-backend-host PLUGIN.so [PLUGIN ARGS...]` loads
  * with dlopen(RTLD_NOW | RTLD_LOCAL). The host speaks the eltwise-backend/1 protocol
  * (PROTOCOL.md) on the plugin's behalf: it turns the plugin's claims into the hello, maps each
- * request's input .npy files into memory, calls the plugin once per request, and writes the
- * output file through the allocate callback below, so that no tensor is copied on the way.
+ * request's input .npy files into memory (no copy), calls the plugin once per request, and
+ * writes the output file from the buffer that the allocate callback below lends the plugin.
  *
  * Exports (C linkage, default visibility; ELTWISE_BACKEND_EXPORT does both):
  *   eltwise_backend_init      required  once, before anything else
@@ -98,10 +98,10 @@ typedef struct eltwise_call {
 /* The host's output allocator. `dtype` names the output's element type, `shape` holds `rank`
  * dimensions (rank 0..16). Returns a writable buffer of exactly element count x element size
  * bytes (aligned to 64 bytes; not dereferenceable when that is 0), or NULL when the type name,
- * rank or shape is invalid, the size overflows, the file cannot be created, or allocate was
- * already called during this call (at most once per call). The buffer is the mapped output
- * file itself: the plugin writes every element into it in row-major order, and must not touch
- * it after run returns. The host does not zero it beforehand. */
+ * rank or shape is invalid, the size overflows, memory runs out, or allocate was already
+ * called during this call (at most once per call). The plugin writes every element into the
+ * buffer in row-major order and must not touch it after run returns; the host then writes it
+ * to the output file in one go. The host does not zero it beforehand. */
 typedef void* (*eltwise_allocate_fn)(void* ctx, const char* dtype, int rank, const int64_t* shape);
 
 typedef struct eltwise_output {
