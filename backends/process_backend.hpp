@@ -17,7 +17,7 @@ namespace backends {
 std::vector<std::string> split_command_line(std::string_view command);
 
 struct ProcessOptions {
-    std::vector<std::string> argv;         // argv[0] is looked up in PATH
+    std::vector<std::string> argv;        // argv[0] is looked up in PATH
     double startup_timeout_seconds = 30;  // for the hello
     std::size_t stderr_tail_lines = 20;   // kept for crash reports
 };

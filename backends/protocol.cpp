@@ -13,8 +13,10 @@ using nlohmann::json;
 
 json parse_object(std::string_view line) {
     json j = json::parse(line.begin(), line.end(), nullptr, /*allow_exceptions=*/false);
-    if (j.is_discarded()) throw ProtocolError("not a JSON line: " + std::string(line.substr(0, 200)));
-    if (!j.is_object()) throw ProtocolError("not a JSON object: " + std::string(line.substr(0, 200)));
+    if (j.is_discarded())
+        throw ProtocolError("not a JSON line: " + std::string(line.substr(0, 200)));
+    if (!j.is_object())
+        throw ProtocolError("not a JSON object: " + std::string(line.substr(0, 200)));
     return j;
 }
 
@@ -70,7 +72,8 @@ bool Hello::claims(std::string_view op_id) const {
 
 bool Hello::claims(std::string_view op_id, core::ElementType t) const {
     const auto it = ops.find(std::string(op_id));
-    return it != ops.end() && std::find(it->second.begin(), it->second.end(), t) != it->second.end();
+    return it != ops.end() &&
+           std::find(it->second.begin(), it->second.end(), t) != it->second.end();
 }
 
 std::string_view name(Answer a) {
@@ -126,7 +129,8 @@ Hello parse_hello(std::string_view line) {
     if (!ops.is_object()) throw ProtocolError("field \"ops\" is not an object");
     for (const auto& [op, types] : ops.items()) {
         if (!core::find_op_version(op) || core::find_op_version(op)->id() != op)
-            throw ProtocolError("ops: unknown op-version id \"" + op + "\" (see eltwise-validate list)");
+            throw ProtocolError("ops: unknown op-version id \"" + op +
+                                "\" (see eltwise-validate list)");
         if (!types.is_array()) throw ProtocolError("ops[\"" + op + "\"] is not an array");
         auto& list = h.ops[op];
         for (const json& t : types) {

@@ -12,9 +12,9 @@
 
 #include "backends/process_backend.hpp"
 #include "bench/median_timer.hpp"
+#include "core/large_buffers.hpp"
 #include "core/op_table.hpp"
 #include "validator/case_evaluation.hpp"
-#include "core/large_buffers.hpp"
 
 namespace {
 
@@ -44,7 +44,8 @@ double seconds_per_batch(backends::Backend& backend, const Workload& w, int case
     return bench::time_median(
                [&] {
                    for (int i = 0; i < cases; ++i) {
-                       const auto r = validator::evaluate_case(backend, *w.op, w.data, settings, id++);
+                       const auto r =
+                           validator::evaluate_case(backend, *w.op, w.data, settings, id++);
                        if (r.status != want)
                            throw std::runtime_error("bench case ended " +
                                                     std::string(validator::name(r.status)) + ": " +
@@ -65,7 +66,8 @@ int main(int argc, char** argv) {
     core::reuse_large_buffers();  // as eltwise-validate does
     CLI::App app{"eltwise-protocol-bench: the cost of validating out of process"};
     int small_cases = 4000, reps = 7, log2_large = 24;
-    app.add_option("--small-cases", small_cases, "Small cases per timed batch")->capture_default_str();
+    app.add_option("--small-cases", small_cases, "Small cases per timed batch")
+        ->capture_default_str();
     app.add_option("--reps", reps, "Timed repetitions (median)")->capture_default_str();
     app.add_option("--log2-elements", log2_large, "Size of the large cases")->capture_default_str();
     CLI11_PARSE(app, argc, argv);
@@ -76,19 +78,29 @@ int main(int argc, char** argv) {
     auto in_process = backends::make_builtin_backend("optimized");
 
     // The trivial plugin writes zeros: its cases fail, which costs the same classification.
-    const double trivial_s = seconds_per_batch(*trivial, small, small_cases, reps, validator::Status::failed);
-    const double plugin_small_s = seconds_per_batch(*plugin, small, small_cases, reps, validator::Status::passed);
-    const double builtin_small_s = seconds_per_batch(*in_process, small, small_cases, reps, validator::Status::passed);
-    const double plugin_large_s = seconds_per_batch(*plugin, large, 1, reps, validator::Status::passed);
-    const double builtin_large_s = seconds_per_batch(*in_process, large, 1, reps, validator::Status::passed);
+    const double trivial_s =
+        seconds_per_batch(*trivial, small, small_cases, reps, validator::Status::failed);
+    const double plugin_small_s =
+        seconds_per_batch(*plugin, small, small_cases, reps, validator::Status::passed);
+    const double builtin_small_s =
+        seconds_per_batch(*in_process, small, small_cases, reps, validator::Status::passed);
+    const double plugin_large_s =
+        seconds_per_batch(*plugin, large, 1, reps, validator::Status::passed);
+    const double builtin_large_s =
+        seconds_per_batch(*in_process, large, 1, reps, validator::Status::passed);
 
     const double n = static_cast<double>(large.data.a.size());
     std::printf("| measurement | value |\n|---|---|\n");
     std::printf("| small cases/s, host + trivial plugin | %.0f |\n", small_cases / trivial_s);
-    std::printf("| small cases/s, host + optimized plugin | %.0f |\n", small_cases / plugin_small_s);
-    std::printf("| small cases/s, built-in optimized (in process) | %.0f |\n", small_cases / builtin_small_s);
-    std::printf("| validated Melem/s 2^%d f32, host + optimized plugin | %.0f |\n", log2_large, n / plugin_large_s / 1e6);
-    std::printf("| validated Melem/s 2^%d f32, built-in optimized | %.0f |\n", log2_large, n / builtin_large_s / 1e6);
-    std::printf("| ratio host / in process (2^%d) | %.2f |\n", log2_large, builtin_large_s / plugin_large_s);
+    std::printf("| small cases/s, host + optimized plugin | %.0f |\n",
+                small_cases / plugin_small_s);
+    std::printf("| small cases/s, built-in optimized (in process) | %.0f |\n",
+                small_cases / builtin_small_s);
+    std::printf("| validated Melem/s 2^%d f32, host + optimized plugin | %.0f |\n", log2_large,
+                n / plugin_large_s / 1e6);
+    std::printf("| validated Melem/s 2^%d f32, built-in optimized | %.0f |\n", log2_large,
+                n / builtin_large_s / 1e6);
+    std::printf("| ratio host / in process (2^%d) | %.2f |\n", log2_large,
+                builtin_large_s / plugin_large_s);
     return 0;
 }

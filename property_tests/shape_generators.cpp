@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-
 #include "property_tests/broadcast_model.hpp"
 
 namespace property_tests {
@@ -189,10 +188,9 @@ std::optional<std::int64_t> arbitrary_axis(BroadcastRule rule) {
 // Lengths around vector widths (8, 16, 32, 64 lanes) and tile / thread boundaries (4096, 65536).
 // The first entry keeps the dim as it is; larger entries come later so that shrinking, which
 // moves toward the front, makes the tensors small again.
-constexpr std::int64_t kKernelLengths[] = {0,    7,    8,    9,    15,    16,    17,
-                                           31,   32,   33,   63,   64,    65,    127,
-                                           128,  129,  255,  256,  257,   1023,  1024,
-                                           1025, 4095, 4096, 4097, 65535, 65536, 65537};
+constexpr std::int64_t kKernelLengths[] = {
+    0,   7,   8,   9,   15,  16,   17,   31,   32,   33,   63,   64,    65,    127,
+    128, 129, 255, 256, 257, 1023, 1024, 1025, 4095, 4096, 4097, 65535, 65536, 65537};
 
 Shape replace_dim(Shape s, std::int64_t from, std::int64_t to) {
     for (auto& d : s)

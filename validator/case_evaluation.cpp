@@ -48,8 +48,8 @@ CaseResult evaluate(backends::Backend& backend, const core::OpVersion& op, const
                     const EvaluationSettings& settings, std::int64_t call_id) {
     CaseResult r;
     if (data.valid) r.expected = expected_output(op, data);
-    const backends::Call call{call_id,  &op, data.attributes, &data.a, &data.b,
-                              case_timeout(settings.timeout_seconds, data)};
+    const backends::Call call{call_id, &op,     data.attributes,
+                              &data.a, &data.b, case_timeout(settings.timeout_seconds, data)};
     backends::Result answer = backend.run(call);
     r.status = status_of_answer(answer.outcome, data.valid);
     r.message = std::move(answer.message);
@@ -70,7 +70,8 @@ core::OpOutput expected_output(const core::OpVersion& op, const CaseData& data) 
 }
 
 double case_timeout(double base_seconds, const CaseData& data) {
-    const double bytes = 3.0 * static_cast<double>(std::max(data.a.bytes.size(), data.b.bytes.size()));
+    const double bytes =
+        3.0 * static_cast<double>(std::max(data.a.bytes.size(), data.b.bytes.size()));
     return base_seconds * std::max(1.0, bytes / (64.0 * 1024 * 1024));
 }
 

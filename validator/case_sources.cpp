@@ -26,15 +26,16 @@ std::vector<PlannedCase> plan_source(std::string_view source, const SourceOption
     std::string known;
     for (std::string_view s : source_names())
         known += (known.empty() ? "" : ", ") + std::string(s);
-    throw std::invalid_argument("unknown case source '" + std::string(source) + "' (known: " +
-                                known + ")");
+    throw std::invalid_argument("unknown case source '" + std::string(source) +
+                                "' (known: " + known + ")");
 }
 
 std::optional<PlannedCase> plan_case(std::string_view id, const SourceOptions& options) {
     if (auto key = parse_random_case_id(id)) {
         const RandomCaseKey k = *key;
-        return PlannedCase{std::string(id), "random", k.combination->op, k.combination->type,
-                           true, [k] { return case_data(random_case(k)); }};
+        return PlannedCase{
+            std::string(id),     "random", k.combination->op,
+            k.combination->type, true,     [k] { return case_data(random_case(k)); }};
     }
     const std::string_view source = id.substr(0, id.find(':'));
     for (PlannedCase& c : plan_source(source, options))

@@ -33,10 +33,10 @@ struct EvalOptions {
 int run_eval(const EvalOptions& options);
 
 struct RunOptions {
-    std::string backend;      // built-in name ("optimized", "reference")
-    std::string backend_cmd;  // or an out-of-process command line
-    std::vector<std::string> cases;    // source names; empty: the default sources
-    std::vector<std::string> ops;      // filters; empty: all
+    std::string backend;             // built-in name ("optimized", "reference")
+    std::string backend_cmd;         // or an out-of-process command line
+    std::vector<std::string> cases;  // source names; empty: the default sources
+    std::vector<std::string> ops;    // filters; empty: all
     std::vector<std::string> dtypes;
     std::vector<std::string> sources;
     std::vector<std::string> case_ids;  // replay exactly these cases

@@ -30,8 +30,9 @@ std::vector<PlannedCase> plan_exhaustive8_cases() {
                 if (!attributes.empty())
                     id += attributes.at("m_pythondiv") == "true" ? ":floor" : ":trunc";
                 out.push_back({id, "exhaustive8", &op, t, true, [t, attributes] {
-                                   return CaseData{attributes, all_values(t, {256, 1}),
-                                                   all_values(t, {256}), true, std::nullopt, ""};
+                                   return CaseData{attributes,           all_values(t, {256, 1}),
+                                                   all_values(t, {256}), true,
+                                                   std::nullopt,         ""};
                                }});
             }
         }

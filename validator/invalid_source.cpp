@@ -48,17 +48,17 @@ void add_near_misses(std::vector<PlannedCase>& out, const core::OpVersion& op, s
         for (int n = 0; n < count; ++n) {
             Combination typed = c;
             typed.type = op.element_types[static_cast<std::size_t>(n) % op.element_types.size()];
-            const std::string id = "invalid:" + op.id() + ":shape:" +
-                                   property_tests::rule_name(c.rule) +
+            const std::string id = "invalid:" + op.id() +
+                                   ":shape:" + property_tests::rule_name(c.rule) +
                                    ":seed=" + std::to_string(seed) + ":n=" + std::to_string(n);
             const std::uint64_t stream = std::hash<std::string>{}(id);
-            out.push_back({id, "invalid", &op, typed.type, false, [typed, stream, &op] {
-                               const auto gen = property_tests::case_of(
-                                   typed, property_tests::near_miss_shapes(typed.rule));
-                               const property_tests::Case k = gen(rc::Random(stream)).value();
-                               return confirmed({k.attributes, k.a, k.b, false, std::nullopt, ""},
-                                                op);
-                           }});
+            out.push_back(
+                {id, "invalid", &op, typed.type, false, [typed, stream, &op] {
+                     const auto gen = property_tests::case_of(
+                         typed, property_tests::near_miss_shapes(typed.rule));
+                     const property_tests::Case k = gen(rc::Random(stream)).value();
+                     return confirmed({k.attributes, k.a, k.b, false, std::nullopt, ""}, op);
+                 }});
         }
     }
 }
@@ -72,9 +72,9 @@ void add_type_cases(std::vector<PlannedCase>& out, const core::OpVersion& op) {
     for (std::size_t i = 0; i < types.size(); ++i) {
         const core::ElementType a = types[i], b = types[(i + 1) % types.size()];
         if (a == b) continue;
-        out.push_back(fixed_case(op, "mixed:" + std::string(core::name(a)) + "," +
-                                         std::string(core::name(b)),
-                                 a, b, {}, {2, 3}));
+        out.push_back(
+            fixed_case(op, "mixed:" + std::string(core::name(a)) + "," + std::string(core::name(b)),
+                       a, b, {}, {2, 3}));
     }
 }
 
@@ -106,8 +106,8 @@ void add_attribute_cases(std::vector<PlannedCase>& out, const core::OpVersion& o
                                      {{std::string(spec.name), v}}, {2, 3}));
     // An axis that does not fit: B = (3) cannot start at axis 5 of A = (2,3).
     if (op.attribute("axis"))
-        out.push_back(fixed_case(op, "attribute:axis=5", t, t, {{"broadcast", "1"}, {"axis", "5"}},
-                                 {3}));
+        out.push_back(
+            fixed_case(op, "attribute:axis=5", t, t, {{"broadcast", "1"}, {"axis", "5"}}, {3}));
     if (op.attribute("auto_broadcast_axis"))
         out.push_back(fixed_case(op, "attribute:auto_broadcast_axis=5", t, t,
                                  {{"auto_broadcast", "pdpd"}, {"auto_broadcast_axis", "5"}}, {3}));

@@ -2,8 +2,8 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
-#include "validator/commands.hpp"
 #include "core/large_buffers.hpp"
+#include "validator/commands.hpp"
 
 namespace {
 
@@ -16,7 +16,8 @@ CLI::Option* add_list(CLI::App& app, const std::string& name, std::vector<std::s
 }
 
 void add_run_options(CLI::App& run, validator::RunOptions& o) {
-    auto* backend = run.add_option("--backend", o.backend, "Built-in backend: optimized, reference");
+    auto* backend =
+        run.add_option("--backend", o.backend, "Built-in backend: optimized, reference");
     auto* command = run.add_option("--backend-cmd", o.backend_cmd,
                                    "Out-of-process backend command (eltwise-backend/1)");
     backend->excludes(command);

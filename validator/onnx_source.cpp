@@ -96,10 +96,9 @@ std::vector<PlannedCase> plan_onnx_cases(const std::vector<std::string>& extra_d
             test = spec_cases::read_onnx_node_test(dir.string());
         } catch (const std::exception& e) {
             const std::string reason = e.what();
-            out.push_back({"onnx:" + name, "onnx", nullptr, core::ElementType::f32, true,
-                           [reason]() -> CaseData {
-                               throw core::Error(core::ErrorKind::input, reason);
-                           }});
+            out.push_back(
+                {"onnx:" + name, "onnx", nullptr, core::ElementType::f32, true,
+                 [reason]() -> CaseData { throw core::Error(core::ErrorKind::input, reason); }});
             continue;
         }
         for (const spec_cases::OnnxDataSet& set : test.data_sets) {

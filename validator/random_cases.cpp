@@ -94,7 +94,8 @@ std::optional<RandomCaseKey> parse_random_case_id(std::string_view id) {
     rest = rest.substr(n_at + 3);
     const std::size_t shrink_at = rest.find(":shrink=");
     key.n = static_cast<std::int64_t>(parse_number(rest.substr(0, shrink_at), "n"));
-    if (shrink_at != std::string_view::npos) key.shrink_path = parse_path(rest.substr(shrink_at + 8));
+    if (shrink_at != std::string_view::npos)
+        key.shrink_path = parse_path(rest.substr(shrink_at + 8));
     return key;
 }
 
@@ -124,13 +125,17 @@ CaseData case_data(const property_tests::Case& c) {
     return {c.attributes, c.a, c.b, true, std::nullopt, ""};
 }
 
-std::vector<PlannedCase> plan_random_cases(
-    std::uint64_t seed, int count, const std::function<bool(const PlannedCase&)>& claimed) {
+std::vector<PlannedCase> plan_random_cases(std::uint64_t seed, int count,
+                                           const std::function<bool(const PlannedCase&)>& claimed) {
     std::vector<PlannedCase> out;
     for (const Combination& c : property_tests::all_combinations()) {
         for (std::int64_t n = 0; n < count; ++n) {
             RandomCaseKey key{&c, seed, n, {}};
-            PlannedCase p{random_case_id(key), "random", c.op, c.type, true,
+            PlannedCase p{random_case_id(key),
+                          "random",
+                          c.op,
+                          c.type,
+                          true,
                           [key] { return case_data(random_case(key)); }};
             const bool keep_going = claimed(p);
             out.push_back(std::move(p));

@@ -31,7 +31,8 @@ std::vector<std::string> save_repro(const std::string& dir, const core::OpVersio
     save("a.npy", data.a);
     save("b.npy", data.b);
     if (data.valid) save("expected.npy", result.expected.value);
-    if (!result.actual.bytes.empty() || !result.actual.shape.empty()) save("actual.npy", result.actual);
+    if (!result.actual.bytes.empty() || !result.actual.shape.empty())
+        save("actual.npy", result.actual);
     if (data.valid && op.domain == "onnx") {
         files.push_back(dir + "/onnx");
         spec_cases::write_onnx_node_test(files.back(), op, data.attributes, data.a, data.b,

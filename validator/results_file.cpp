@@ -13,8 +13,8 @@ namespace validator {
 namespace {
 
 nlohmann::json mismatch_json(const Mismatch& m) {
-    nlohmann::json j = {{"index", m.index},       {"category", m.category}, {"a", m.a},
-                        {"b", m.b},               {"expected", m.expected}, {"actual", m.actual}};
+    nlohmann::json j = {{"index", m.index}, {"category", m.category}, {"a", m.a},
+                        {"b", m.b},         {"expected", m.expected}, {"actual", m.actual}};
     if (!m.expected_bits.empty()) {
         j["a_bits"] = m.a_bits;
         j["b_bits"] = m.b_bits;

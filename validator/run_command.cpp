@@ -106,13 +106,12 @@ std::string now_text() {
 
 nlohmann::json run_line(const RunOptions& o, const backends::Hello* hello,
                         const std::string& error) {
-    nlohmann::json run = {
-        {"validator", "eltwise-validate " ELTWISE_VERSION},
-        {"command_line", o.command_line},
-        {"seed", o.seed},
-        {"count", o.count},
-        {"started", now_text()},
-        {"policy", {{"nan", o.nan}, {"ulp", o.ulp}, {"allow_ftz", o.allow_ftz}}}};
+    nlohmann::json run = {{"validator", "eltwise-validate " ELTWISE_VERSION},
+                          {"command_line", o.command_line},
+                          {"seed", o.seed},
+                          {"count", o.count},
+                          {"started", now_text()},
+                          {"policy", {{"nan", o.nan}, {"ulp", o.ulp}, {"allow_ftz", o.allow_ftz}}}};
     if (hello) run["backend"] = nlohmann::json::parse(backends::to_line(*hello));
     if (!error.empty()) run["error"] = error;
     return {{"run", run}};
@@ -127,6 +126,7 @@ struct Runner {
     std::vector<Expectation> expectations;
     std::vector<Deviation> deviations;
     std::vector<std::string> new_findings, now_passing;
+    std::vector<std::string> notes;  // findings about the cases themselves (ONNX test data)
     std::int64_t next_call = 1;
 
     CaseResult evaluate(const core::OpVersion& op, const CaseData& data) {
@@ -166,6 +166,7 @@ struct Runner {
         if (is_deviation(result.status))
             line["replay"] = replay_line(options, minimal ? random_case_id(minimal->key) : c.id);
         results.append(line);
+        if (data && !data->note.empty()) notes.push_back(c.id + ": " + data->note);
         summary.add(c.op ? c.op->id() : "", result.status);
         judge(c.id, result.status, line);
     }
@@ -180,7 +181,8 @@ struct Runner {
 
     // "FAILED id  floor_vs_trunc:12", the minimal case's first mismatch, the replay line.
     static std::string finding_text(const nlohmann::json& line) {
-        std::string text = line["status"].get<std::string>() + " " + line["case"].get<std::string>();
+        std::string text =
+            line["status"].get<std::string>() + " " + line["case"].get<std::string>();
         const std::string message = line.value("message", "");
         text += "\n    " + message.substr(0, std::min<std::size_t>(message.find('\n'), 240));
         const nlohmann::json& shown = line.contains("minimal") ? line["minimal"] : line;
@@ -190,8 +192,8 @@ struct Runner {
                     shown["shapes"][0].dump() + " x " + shown["shapes"][1].dump() + ": [" +
                     m["index"].dump() + "] " + m["category"].get<std::string>() +
                     " a=" + m["a"].get<std::string>() + " b=" + m["b"].get<std::string>() +
-                    " expected " + m["expected"].get<std::string>() +
-                    ", actual " + m["actual"].get<std::string>();
+                    " expected " + m["expected"].get<std::string>() + ", actual " +
+                    m["actual"].get<std::string>();
         }
         return text + "\n    " + line.value("replay", "");
     }
@@ -235,10 +237,13 @@ int finish(Runner& r) {
     std::cout << "\n";
     r.summary.print_table(std::cout);
     const std::size_t findings = r.new_findings.size();
-    std::cout << "\n" << r.summary.done() << " cases; " << findings
+    std::cout << "\n"
+              << r.summary.done() << " cases; " << findings
               << (r.expectations.empty() ? " findings" : " unexpected findings") << "; results in "
               << r.options.out << "/results.jsonl\n";
     print_findings(r);
+    for (const std::string& note : r.notes)
+        std::cout << "note on " << note << "\n";
     for (const std::string& id : r.now_passing)
         std::cout << "expected to deviate, now passes: " << id << "\n";
     if (r.options.write_expected) write_expectations(*r.options.write_expected, r.deviations);
@@ -266,8 +271,17 @@ int run_run(const RunOptions& o) {
                           [&](const PlannedCase& c) { return claimed(hello, c, true); }};
     const std::vector<PlannedCase> planned = plan_run(o, sources);
     results.append(run_line(o, &hello, ""));
-    Runner runner{o, *backend, settings, results, RunSummary(static_cast<std::int64_t>(planned.size())),
-                  std::move(expectations), {}, {}, {}};
+    Runner runner{o,
+                  *backend,
+                  settings,
+                  results,
+                  RunSummary(static_cast<std::int64_t>(planned.size())),
+                  std::move(expectations),
+                  {},
+                  {},
+                  {},
+                  {},
+                  1};
     const bool terminal = ::isatty(2);
     auto last = std::chrono::steady_clock::now();
     for (const PlannedCase& c : planned) {

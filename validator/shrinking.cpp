@@ -15,9 +15,9 @@ bool fails_the_same_way(const CaseResult& original, const CaseResult& candidate)
 // shrink the picks in the order they were made (the value pools, then the shapes), and a step
 // into a later pick never returns to an earlier one, so reordering the candidates (say, smallest
 // output first) ends on larger cases; measured, it did.
-std::optional<ShrinkOutcome> shrink_failure(
-    const RandomCaseKey& key, const CaseResult& original, int budget,
-    const std::function<CaseResult(const CaseData&)>& run) {
+std::optional<ShrinkOutcome> shrink_failure(const RandomCaseKey& key, const CaseResult& original,
+                                            int budget,
+                                            const std::function<CaseResult(const CaseData&)>& run) {
     std::optional<ShrinkOutcome> best;
     rc::Shrinkable<property_tests::Case> node = random_case_tree(key);
     RandomCaseKey at = key;

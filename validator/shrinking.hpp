@@ -20,9 +20,9 @@ struct ShrinkOutcome {
 // A candidate fails "the same way" when it ends with the same status and, for FAILED, shares a
 // mismatch category with the original. Takes the first such shrink at each level, within
 // `budget` backend calls. nullopt when no shrink fails the same way.
-std::optional<ShrinkOutcome> shrink_failure(
-    const RandomCaseKey& key, const CaseResult& original, int budget,
-    const std::function<CaseResult(const CaseData&)>& run);
+std::optional<ShrinkOutcome> shrink_failure(const RandomCaseKey& key, const CaseResult& original,
+                                            int budget,
+                                            const std::function<CaseResult(const CaseData&)>& run);
 
 bool fails_the_same_way(const CaseResult& original, const CaseResult& candidate);
 

@@ -8,14 +8,18 @@ namespace validator {
 namespace {
 
 CaseData data_of(const spec_cases::Check& check) {
-    return {check.attributes, check.a, check.b, !check.expected.error.has_value(),
+    return {check.attributes,      check.a, check.b, !check.expected.error.has_value(),
             check.expected.output, ""};
 }
 
 // A spec case whose data cannot be built (a missing file) ends as the validator's ERROR.
 PlannedCase broken_case(const spec_cases::SpecCase& c, const std::string& source,
                         const std::string& reason) {
-    return {source + ":" + c.name, source, nullptr, core::ElementType::f32, true,
+    return {source + ":" + c.name,
+            source,
+            nullptr,
+            core::ElementType::f32,
+            true,
             [reason]() -> CaseData { throw core::Error(core::ErrorKind::input, reason); }};
 }
 

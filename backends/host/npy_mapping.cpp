@@ -10,8 +10,8 @@
 #include <charconv>
 #include <cstdlib>
 #include <cstring>
-#include <memory>
 #include <limits>
+#include <memory>
 #include <string_view>
 #include <system_error>
 
@@ -315,7 +315,8 @@ std::byte* output_buffer(std::size_t bytes) {
         const std::size_t rounded = (bytes + kAlign - 1) / kAlign * kAlign;
         buffer.reset(static_cast<std::byte*>(std::aligned_alloc(kAlign, rounded)));
         capacity = buffer ? rounded : 0;
-        if (!buffer) throw HostError("allocate: out of memory for " + std::to_string(bytes) + " bytes");
+        if (!buffer)
+            throw HostError("allocate: out of memory for " + std::to_string(bytes) + " bytes");
     }
     return buffer.get();
 }
