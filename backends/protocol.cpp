@@ -39,8 +39,7 @@ std::int64_t id_field(const json& j) {
 }
 
 core::ElementType type_named(const std::string& text) {
-    for (const auto& info : core::kElementTypes)
-        if (info.name == text) return info.type;
+    if (auto t = core::element_type_named(text)) return *t;
     throw ProtocolError("unknown element type \"" + text + "\"");
 }
 

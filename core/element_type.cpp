@@ -11,6 +11,12 @@ std::string to_string(const std::vector<ElementType>& types) {
     return out;
 }
 
+std::optional<ElementType> element_type_named(std::string_view name) {
+    for (const auto& t : kElementTypes)
+        if (t.name == name) return t.type;
+    return std::nullopt;
+}
+
 std::optional<ElementType> parse_element_type(std::string_view text) {
     struct Alias {
         std::string_view name;
@@ -26,8 +32,7 @@ std::optional<ElementType> parse_element_type(std::string_view text) {
         {"float", ElementType::f32},     {"float64", ElementType::f64},
         {"double", ElementType::f64},
     };
-    for (const auto& t : kElementTypes)
-        if (t.name == text) return t.type;
+    if (auto t = element_type_named(text)) return t;
     for (const auto& a : kAliases)
         if (a.name == text) return a.type;
     return std::nullopt;

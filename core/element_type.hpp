@@ -75,6 +75,10 @@ constexpr bool is_floating(ElementType t) {
 // "f16 f32 f64": the names joined by spaces.
 std::string to_string(const std::vector<ElementType>& types);
 
+// The type with exactly this suite name ("i32", "bf16", "boolean"), as protocols and ABIs spell
+// it; nullopt for anything else.
+std::optional<ElementType> element_type_named(std::string_view name);
+
 // Accepts the suite's names (i32, f16, bf16, ...) and the common long forms
 // (int32, float16, bfloat16, float, double, uint8, bool).
 std::optional<ElementType> parse_element_type(std::string_view text);

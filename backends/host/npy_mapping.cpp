@@ -194,8 +194,7 @@ std::string npy_preamble(ElementType t, const core::Shape& shape) {
 
 ElementType type_named(const char* text) {
     if (text)
-        for (const auto& info : core::kElementTypes)
-            if (info.name == text) return info.type;
+        if (auto t = core::element_type_named(text)) return *t;
     throw HostError(std::string("allocate: unknown element type '") + (text ? text : "(null)") +
                     "'");
 }

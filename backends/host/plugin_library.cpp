@@ -22,8 +22,8 @@ Function find_symbol(void* handle, const char* name) {
 }
 
 core::ElementType claimed_type(const std::string& op, const std::string& name) {
-    for (const auto& info : core::kElementTypes)
-        if (info.name == name && info.type != core::ElementType::boolean) return info.type;
+    const auto t = core::element_type_named(name);
+    if (t && *t != core::ElementType::boolean) return *t;
     throw PluginLoadError("the plugin claims unknown element type '" + name + "' for " + op);
 }
 

@@ -12,8 +12,7 @@ namespace {
 
 core::ElementType type_named(const char* name) {
     if (name)
-        for (const auto& info : core::kElementTypes)
-            if (info.name == name) return info.type;
+        if (auto t = core::element_type_named(name)) return *t;
     throw std::invalid_argument(std::string("unknown element type '") + (name ? name : "(null)") +
                                 "'");
 }
