@@ -242,15 +242,15 @@ Result ProcessBackend::run(const Call& call) {
     } catch (const std::exception& e) {
         return {Outcome::error, {}, std::string("cannot pass the inputs: ") + e.what()};
     }
-    const Clock::time_point deadline = deadline_after(call.timeout_seconds);
     std::string line;
     Wait wait = Wait::unread;
     // A child that died before reading any of the request was ending between cases, not running
-    // this one (it answered, then exited): the case gets one more, fresh child.
+    // this one (it answered, then exited): the case gets one more, fresh child. The case's time
+    // starts once a child is ready: a restart has its own start-up timeout.
     for (int attempt = 0; attempt < 2 && wait == Wait::unread; ++attempt) {
         if (attempt > 0) child_.reset();
         if (std::optional<Result> failed = ensure_child()) return *failed;
-        wait = child_->exchange(request, deadline, line);
+        wait = child_->exchange(request, deadline_after(call.timeout_seconds), line);
     }
     return conclude(wait, call, files, line);
 }
