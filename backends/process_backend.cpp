@@ -3,8 +3,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <optional>
 #include <sstream>
@@ -322,6 +325,18 @@ Result ProcessBackend::fault(Outcome outcome, std::string message) {
 }
 
 }  // namespace
+
+std::string shell_quoted(std::string_view word) {
+    const bool plain = !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) ||
+               (c != '\0' && std::strchr("/._-=+,:@%", c) != nullptr);
+    });
+    if (plain) return std::string(word);
+    std::string out = "'";
+    for (char c : word)
+        out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+}
 
 std::vector<std::string> split_command_line(std::string_view command) {
     std::vector<std::string> words;

@@ -16,6 +16,10 @@ namespace backends {
 // unterminated quote or an empty command.
 std::vector<std::string> split_command_line(std::string_view command);
 
+// The word as split_command_line reads it back: unchanged when it holds only characters no
+// shell treats specially, else in single quotes (a ' inside becomes '\'').
+std::string shell_quoted(std::string_view word);
+
 struct ProcessOptions {
     std::vector<std::string> argv;        // argv[0] is looked up in PATH
     double startup_timeout_seconds = 30;  // for the hello

@@ -34,6 +34,12 @@ std::optional<Status> parse_status(std::string_view text) {
     return std::nullopt;
 }
 
+int severity(Status s) {
+    for (std::size_t i = 0; i < kStatusesWorstFirst.size(); ++i)
+        if (kStatusesWorstFirst[i] == s) return static_cast<int>(i);
+    return static_cast<int>(kStatusesWorstFirst.size());
+}
+
 bool is_deviation(Status s) {
     return s != Status::passed && s != Status::unsupported && s != Status::skipped;
 }

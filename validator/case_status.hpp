@@ -31,4 +31,15 @@ std::optional<Status> parse_status(std::string_view text);
 // A finding: anything but PASSED, UNSUPPORTED and SKIPPED.
 bool is_deviation(Status s);
 
+// The statuses from worst to best: a crash or a hang hides everything else in a summary, then
+// wrong answers, then what was not run, then PASSED. Reports colour a group by its worst case.
+inline constexpr std::array<Status, 10> kStatusesWorstFirst = {
+    Status::crashed,        Status::hung,        Status::protocol_error,
+    Status::error,          Status::failed,      Status::accepted_invalid,
+    Status::rejected_valid, Status::unsupported, Status::skipped,
+    Status::passed};
+
+// The status's position in kStatusesWorstFirst: smaller is worse.
+int severity(Status s);
+
 }  // namespace validator

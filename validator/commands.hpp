@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "validator/report_files.hpp"
+
 namespace validator {
 
 struct ListOptions {
@@ -54,5 +56,11 @@ struct RunOptions {
     std::string command_line;  // recorded in the results' run line
 };
 int run_run(const RunOptions& options);
+
+struct ReportOptions {
+    std::vector<std::string> files;  // results.jsonl files
+    ReportOutputs outputs;
+};
+int run_report(const ReportOptions& options);
 
 }  // namespace validator

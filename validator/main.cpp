@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "backends/process_backend.hpp"
 #include "core/large_buffers.hpp"
 #include "validator/commands.hpp"
 
@@ -46,7 +47,8 @@ void add_run_options(CLI::App& run, validator::RunOptions& o) {
     run.add_option("--ulp", o.ulp, "Accept float results within N units in the last place")
         ->check(CLI::NonNegativeNumber);
     run.add_flag("--allow-ftz", o.allow_ftz, "Accept flush-to-zero / denormals-are-zero results");
-    run.add_option("--out", o.out, "Output directory: results.jsonl and repro files")
+    run.add_option("--out", o.out,
+                   "Output directory: results.jsonl, junit.xml, report.html and repro files")
         ->capture_default_str();
     run.add_option("--expected", o.expected, "Expected deviations (PATTERN STATUS lines)");
     run.add_option("--write-expected", o.write_expected,
@@ -90,6 +92,18 @@ int main(int argc, char** argv) {
     auto* run = app.add_subcommand("run", "Validate a backend: run cases, compare, classify");
     add_run_options(*run, run_options);
 
+    validator::ReportOptions report_options;
+    auto* report = app.add_subcommand(
+        "report", "Make JUnit XML, an HTML report and a JSON summary from results.jsonl files");
+    report
+        ->add_option("results", report_options.files,
+                     "results.jsonl files: shards of one run, or runs of several backends")
+        ->required()
+        ->check(CLI::ExistingFile);
+    report->add_option("--html", report_options.outputs.html, "Write the one-file HTML report");
+    report->add_option("--junit", report_options.outputs.junit, "Write JUnit XML");
+    report->add_option("--summary", report_options.outputs.summary, "Write the JSON summary");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -100,10 +114,11 @@ int main(int argc, char** argv) {
         if (*list) return validator::run_list(list_options);
         if (*run) {
             for (int i = 0; i < argc; ++i)
-                run_options.command_line += (i ? " " : "") + std::string(argv[i]);
+                run_options.command_line += (i ? " " : "") + backends::shell_quoted(argv[i]);
             return validator::run_run(run_options);
         }
         if (*spec) return validator::run_spec(spec_options);
+        if (*report) return validator::run_report(report_options);
         return validator::run_eval(eval_options);
     } catch (const std::exception& e) {
         std::cerr << "eltwise-validate: " << e.what() << "\n";

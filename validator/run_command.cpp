@@ -15,6 +15,7 @@
 #include "validator/case_sources.hpp"
 #include "validator/commands.hpp"
 #include "validator/expectations.hpp"
+#include "validator/report_files.hpp"
 #include "validator/repro_files.hpp"
 #include "validator/results_file.hpp"
 #include "validator/run_summary.hpp"
@@ -25,24 +26,23 @@ namespace {
 
 constexpr std::size_t kFindingsShown = 20;
 
-std::string quoted(const std::string& s) {
-    std::string out = "'";
-    for (char c : s)
-        out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return out + "'";
-}
-
 // The command that reruns one case with the same backend and policy.
 std::string replay_line(const RunOptions& o, const std::string& id) {
     std::string line = "eltwise-validate run";
     line += o.backend_cmd.empty() ? " --backend " + o.backend
-                                  : " --backend-cmd " + quoted(o.backend_cmd);
+                                  : " --backend-cmd " + backends::shell_quoted(o.backend_cmd);
     if (o.nan != "any") line += " --nan " + o.nan;
     if (o.ulp) line += " --ulp " + std::to_string(o.ulp);
     if (o.allow_ftz) line += " --allow-ftz";
     for (const std::string& d : o.onnx_dirs)
-        if (id.starts_with("onnx:")) line += " --onnx-dir " + quoted(d);
-    return line + " --case " + quoted(id);
+        if (id.starts_with("onnx:")) line += " --onnx-dir " + backends::shell_quoted(d);
+    return line + " --case " + backends::shell_quoted(id);
+}
+
+// junit.xml and report.html beside results.jsonl: views of it, made by reading it back.
+void write_run_reports(const std::string& out) {
+    const reports::ReportData data = reports::collect_report({out + "/results.jsonl"});
+    write_reports(data, {out + "/report.html", out + "/junit.xml", std::nullopt});
 }
 
 ComparisonPolicy policy_of(const RunOptions& o) {
@@ -147,7 +147,8 @@ struct Runner {
                                   const std::optional<ShrinkOutcome>& minimal) {
         const std::string id = minimal ? random_case_id(minimal->key) : c.id;
         try {
-            return save_repro(options.out + "/" + repro_dir_name(id), *c.op,
+            const std::filesystem::path out = std::filesystem::absolute(options.out);
+            return save_repro((out.lexically_normal() / repro_dir_name(id)).string(), *c.op,
                               minimal ? minimal->data : data, minimal ? minimal->result : result);
         } catch (const std::exception& e) {
             result.message += std::string(" | repro files not saved: ") + e.what();
@@ -264,6 +265,7 @@ int run_run(const RunOptions& o) {
     } catch (const backends::BackendStartError& e) {
         results.append(run_line(o, nullptr, std::string("PROTOCOL_ERROR: ") + e.what()));
         std::cerr << "eltwise-validate: PROTOCOL_ERROR for the whole run: " << e.what() << "\n";
+        write_run_reports(o.out);
         return 1;
     }
     const backends::Hello& hello = backend->hello();
@@ -292,7 +294,9 @@ int run_run(const RunOptions& o) {
         }
     }
     if (terminal) std::cerr << "\r" << runner.summary.progress_line() << "\x1b[K\n";
-    return finish(runner);
+    const int status = finish(runner);
+    write_run_reports(o.out);
+    return status;
 }
 
 }  // namespace validator

@@ -1,0 +1,53 @@
+#include "reports/html_report.hpp"
+
+#include <filesystem>
+#include <stdexcept>
+
+namespace reports {
+
+extern const char* const kReportPage;  // report_page.html, embedded by CMake
+
+namespace {
+
+constexpr std::string_view kDataMarker = "/*ELTWISE_REPORT_DATA*/";
+
+std::string relative_link(const std::string& file, const std::filesystem::path& dir) {
+    const std::filesystem::path p = std::filesystem::absolute(file).lexically_normal();
+    const std::filesystem::path rel = p.lexically_relative(dir);
+    return rel.empty() ? p.string() : rel.generic_string();
+}
+
+void add_links(nlohmann::json& summary, const std::filesystem::path& dir) {
+    for (nlohmann::json& backend : summary["backends"])
+        for (nlohmann::json& failure : backend["failures"]) {
+            if (!failure.contains("files")) continue;
+            nlohmann::json links = nlohmann::json::array();
+            for (const nlohmann::json& f : failure["files"])
+                links.push_back(relative_link(f.get<std::string>(), dir));
+            failure["links"] = links;
+        }
+}
+
+// JSON inside <script>: no '<' at all, so neither "</script>" nor "<!--" can end it early.
+std::string script_safe(const std::string& json) {
+    std::string out;
+    out.reserve(json.size());
+    for (char c : json)
+        out += c == '<' ? std::string("\\u003c") : std::string(1, c);
+    return out;
+}
+
+}  // namespace
+
+std::string html_report(const ReportData& data, const std::string& html_path) {
+    nlohmann::json summary = summary_json(data);
+    add_links(summary, std::filesystem::absolute(html_path).lexically_normal().parent_path());
+    const std::string page = kReportPage;
+    const std::size_t at = page.find(kDataMarker);
+    if (at == std::string::npos) throw std::logic_error("report_page.html has no data marker");
+    return page.substr(0, at) +
+           script_safe(summary.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)) +
+           page.substr(at + kDataMarker.size());
+}
+
+}  // namespace reports

@@ -1,0 +1,306 @@
+#include "reports/report_data.hpp"
+
+#include <algorithm>
+#include <ctime>
+#include <tuple>
+#include <unordered_map>
+
+#include "core/error.hpp"
+#include "core/op_table.hpp"
+#include "reports/results_reader.hpp"
+
+namespace reports {
+namespace {
+
+using validator::Status;
+
+std::size_t index_of(Status s) {
+    return static_cast<std::size_t>(s);
+}
+
+std::string now_text() {
+    const std::time_t t = std::time(nullptr);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+    return text;
+}
+
+std::string label_of(const nlohmann::json& run, const std::string& file) {
+    if (!run.contains("backend")) return "no backend (" + file + ")";
+    const std::string name = run["backend"].value("name", "");
+    const std::string version = run["backend"].value("version", "");
+    return version.empty() ? name : name + " " + version;
+}
+
+// The run line of a file: the backend it belongs to is known before its cases are read.
+nlohmann::json first_run_line(const std::string& file) {
+    nlohmann::json found;
+    struct Stop {};
+    try {
+        read_results(
+            file,
+            [&](const nlohmann::json& run) {
+                found = run;
+                throw Stop{};
+            },
+            [](const nlohmann::json&) {});
+    } catch (const Stop&) {
+        return found;
+    }
+    throw core::Error(core::ErrorKind::input, file + ": no run line: not a results.jsonl file");
+}
+
+nlohmann::json trimmed_result(const nlohmann::json& line, const Limits& limits) {
+    nlohmann::json out = line;
+    if (out.contains("message") && out["message"].is_string()) {
+        std::string m = out["message"].get<std::string>();
+        if (m.size() > limits.message_chars) m = m.substr(0, limits.message_chars) + " ...";
+        out["message"] = m;
+    }
+    if (out.contains("mismatches") && out["mismatches"].size() > limits.mismatches) {
+        nlohmann::json& list = out["mismatches"];
+        list.erase(list.begin() + static_cast<std::ptrdiff_t>(limits.mismatches), list.end());
+    }
+    return out;
+}
+
+nlohmann::json trimmed_failure(const nlohmann::json& line, const Limits& limits) {
+    nlohmann::json out = trimmed_result(line, limits);
+    if (out.contains("minimal")) out["minimal"] = trimmed_result(out["minimal"], limits);
+    return out;
+}
+
+// What one case got from each backend, for finding disagreements.
+struct Verdicts {
+    std::string op, dtype;
+    std::vector<std::uint8_t> statuses;  // per backend: status index + 1, 0 when not run
+};
+
+struct Collector {
+    const Limits& limits;
+    bool several_backends = false;
+    std::size_t failures_cap = 0;  // per backend
+    ReportData data;
+    std::map<std::string, std::size_t> backend_of_label;
+    std::unordered_map<std::string, Verdicts> verdicts;  // by case id; several backends only
+    std::map<std::tuple<std::size_t, std::string, std::string>, std::size_t> listed_per_cell;
+
+    std::size_t backend_for(const nlohmann::json& run, const std::string& file) {
+        const std::string label = label_of(run, file);
+        const auto [it, added] = backend_of_label.emplace(label, data.backends.size());
+        if (added) {
+            BackendReport b;
+            b.label = label;
+            if (run.contains("backend")) {
+                b.name = run["backend"].value("name", "");
+                b.version = run["backend"].value("version", "");
+                b.claims = run["backend"].value("ops", nlohmann::json::object());
+            }
+            data.backends.push_back(std::move(b));
+        }
+        return it->second;
+    }
+
+    void add_case(std::size_t backend, const nlohmann::json& line) {
+        BackendReport& b = data.backends[backend];
+        const Status status = *validator::parse_status(line["status"].get<std::string>());
+        const std::string op = line["op"], dtype = line["dtype"];
+        ++b.totals[index_of(status)];
+        ++b.cells[op][dtype][index_of(status)];
+        if (status == Status::failed && line.contains("categories"))
+            for (const auto& [category, count] : line["categories"].items()) {
+                ++b.categories[category].cases;
+                if (count.is_number_integer())
+                    b.categories[category].elements += count.get<std::int64_t>();
+            }
+        if (validator::is_deviation(status)) add_failure(backend, op, dtype, line);
+        if (several_backends) note_verdict(backend, line, status);
+    }
+
+    void add_failure(std::size_t backend, const std::string& op, const std::string& dtype,
+                     const nlohmann::json& line) {
+        BackendReport& b = data.backends[backend];
+        ++b.failures_total;
+        std::size_t& in_cell = listed_per_cell[{backend, op, dtype}];
+        if (b.failures.size() >= failures_cap || in_cell >= limits.failures_per_cell) return;
+        ++in_cell;
+        b.failures.push_back(trimmed_failure(line, limits));
+    }
+
+    void note_verdict(std::size_t backend, const nlohmann::json& line, Status status) {
+        Verdicts& v = verdicts[line["case"].get<std::string>()];
+        if (v.statuses.empty()) {
+            v.op = line["op"];
+            v.dtype = line["dtype"];
+        }
+        if (v.statuses.size() <= backend) v.statuses.resize(backend + 1);
+        v.statuses[backend] = static_cast<std::uint8_t>(index_of(status) + 1);
+    }
+
+    void read(const std::string& file) {
+        std::size_t backend = 0;
+        read_results(
+            file,
+            [&](const nlohmann::json& run) {
+                backend = backend_for(run, file);
+                nlohmann::json r = run;
+                r.erase("backend");
+                r["file"] = file;
+                data.backends[backend].runs.push_back(std::move(r));
+            },
+            [&](const nlohmann::json& line) { add_case(backend, line); });
+    }
+
+    std::optional<nlohmann::json> disagreement(const std::string& id, const Verdicts& v) const;
+    void list_disagreements();
+};
+
+// Several backends gave a verdict (not UNSUPPORTED or SKIPPED) and the verdicts differ.
+std::optional<nlohmann::json> Collector::disagreement(const std::string& id,
+                                                      const Verdicts& v) const {
+    std::vector<std::uint8_t> judged;
+    for (std::uint8_t s : v.statuses) {
+        if (s == 0) continue;
+        const Status status = validator::kStatuses[s - 1u];
+        if (status != Status::unsupported && status != Status::skipped) judged.push_back(s);
+    }
+    if (judged.size() < 2 ||
+        std::all_of(judged.begin(), judged.end(), [&](std::uint8_t s) { return s == judged[0]; }))
+        return std::nullopt;
+    nlohmann::json statuses = nlohmann::json::object();
+    for (std::size_t i = 0; i < v.statuses.size(); ++i)
+        if (v.statuses[i])
+            statuses[data.backends[i].label] =
+                validator::name(validator::kStatuses[v.statuses[i] - 1u]);
+    return nlohmann::json{{"case", id}, {"op", v.op}, {"dtype", v.dtype}, {"statuses", statuses}};
+}
+
+// Sorted by case id, so that the list does not depend on hashing.
+void Collector::list_disagreements() {
+    std::vector<nlohmann::json> all;
+    for (const auto& [id, v] : verdicts)
+        if (auto d = disagreement(id, v)) all.push_back(std::move(*d));
+    std::sort(all.begin(), all.end(), [](const nlohmann::json& x, const nlohmann::json& y) {
+        return x["case"].get<std::string>() < y["case"].get<std::string>();
+    });
+    data.disagreements_total = static_cast<std::int64_t>(all.size());
+    if (all.size() > limits.disagreements) all.resize(limits.disagreements);
+    data.disagreements = std::move(all);
+}
+
+nlohmann::json counts_json(const Counts& counts) {
+    nlohmann::json j = nlohmann::json::object();
+    for (Status s : validator::kStatuses)
+        if (counts[index_of(s)]) j[std::string(validator::name(s))] = counts[index_of(s)];
+    return j;
+}
+
+nlohmann::json backend_json(const BackendReport& b) {
+    nlohmann::json cells = nlohmann::json::object();
+    for (const auto& [op, by_dtype] : b.cells)
+        for (const auto& [dtype, counts] : by_dtype)
+            cells[op][dtype] = counts_json(counts);
+    nlohmann::json categories = nlohmann::json::object();
+    for (const auto& [name, c] : b.categories)
+        categories[name] = {{"cases", c.cases}, {"elements", c.elements}};
+    return {{"label", b.label},
+            {"name", b.name},
+            {"version", b.version},
+            {"claims", b.claims ? *b.claims : nlohmann::json(nullptr)},
+            {"runs", b.runs},
+            {"cases", sum(b.totals)},
+            {"totals", counts_json(b.totals)},
+            {"cells", cells},
+            {"categories", categories},
+            {"failures_total", b.failures_total},
+            {"failures", b.failures}};
+}
+
+// One backend's counts over an op version's cells.
+nlohmann::json scoreboard_cell(const BackendReport& b, const std::string& op) {
+    Counts counts{};
+    if (const auto it = b.cells.find(op); it != b.cells.end())
+        for (const auto& [dtype, c] : it->second)
+            for (std::size_t i = 0; i < counts.size(); ++i)
+                counts[i] += c[i];
+    const std::int64_t total = sum(counts);
+    const std::int64_t run =
+        total - counts[index_of(Status::unsupported)] - counts[index_of(Status::skipped)];
+    const std::int64_t passed = counts[index_of(Status::passed)];
+    return {
+        {"label", b.label},
+        {"total", total},
+        {"run", run},
+        {"passed", passed},
+        {"pass_rate", run ? nlohmann::json(double(passed) / double(run)) : nlohmann::json()},
+        {"worst", total ? nlohmann::json(validator::name(worst_status(counts))) : nlohmann::json()},
+        {"counts", counts_json(counts)}};
+}
+
+}  // namespace
+
+validator::Status worst_status(const Counts& counts) {
+    for (Status s : validator::kStatusesWorstFirst)
+        if (counts[index_of(s)]) return s;
+    return Status::passed;
+}
+
+std::int64_t sum(const Counts& counts) {
+    std::int64_t total = 0;
+    for (std::int64_t c : counts)
+        total += c;
+    return total;
+}
+
+ReportData collect_report(const std::vector<std::string>& files, const Limits& limits) {
+    std::map<std::string, int> labels;
+    for (const std::string& file : files)
+        labels[label_of(first_run_line(file), file)] = 1;
+    Collector c{
+        limits,
+        labels.size() > 1,
+        std::max<std::size_t>(100, limits.failures / std::max<std::size_t>(1, labels.size())),
+        {},
+        {},
+        {},
+        {}};
+    c.data.generated = now_text();
+    for (const std::string& file : files)
+        c.read(file);
+    if (c.several_backends) c.list_disagreements();
+    return std::move(c.data);
+}
+
+nlohmann::json summary_json(const ReportData& data) {
+    nlohmann::json ops = nlohmann::json::array(), dtypes = nlohmann::json::array(),
+                   statuses = nlohmann::json::array(), backends = nlohmann::json::array(),
+                   scoreboard = nlohmann::json::array();
+    for (const core::OpVersion& op : core::op_versions()) {
+        nlohmann::json allowed = nlohmann::json::array();
+        for (core::ElementType t : op.element_types)
+            allowed.push_back(core::name(t));
+        ops.push_back({{"id", op.id()}, {"dtypes", allowed}});
+        nlohmann::json row = {{"op", op.id()}, {"cells", nlohmann::json::array()}};
+        for (const BackendReport& b : data.backends)
+            row["cells"].push_back(scoreboard_cell(b, op.id()));
+        scoreboard.push_back(std::move(row));
+    }
+    for (const core::ElementTypeInfo& t : core::kElementTypes)
+        dtypes.push_back(t.name);
+    for (Status s : validator::kStatusesWorstFirst)
+        statuses.push_back(validator::name(s));
+    for (const BackendReport& b : data.backends)
+        backends.push_back(backend_json(b));
+    return {{"format", "eltwise-report-summary/1"},
+            {"generated", data.generated},
+            {"validator", "eltwise-validate " ELTWISE_VERSION},
+            {"statuses", statuses},
+            {"op_versions", ops},
+            {"dtypes", dtypes},
+            {"backends", backends},
+            {"scoreboard", scoreboard},
+            {"disagreements_total", data.disagreements_total},
+            {"disagreements", data.disagreements}};
+}
+
+}  // namespace reports

@@ -1,0 +1,67 @@
+// What every report shows, gathered in one pass over results.jsonl files: per backend, the
+// status counts per (op version, type), mismatch categories, the first failures, and across
+// backends the cases where they disagree. Only counts and capped lists are kept, so memory does
+// not grow with the passing cases.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "validator/case_status.hpp"
+
+namespace reports {
+
+// Cases per status, indexed by the validator::Status value.
+using Counts = std::array<std::int64_t, validator::kStatuses.size()>;
+
+validator::Status worst_status(const Counts& counts);  // PASSED when all are zero
+std::int64_t sum(const Counts& counts);
+
+struct Limits {
+    std::size_t failures = 1200;         // failures listed in all, shared among the backends
+    std::size_t failures_per_cell = 25;  // per (op version, type): every failing cell shows some
+    std::size_t mismatches = 10;         // per failure and per minimal case
+    std::size_t message_chars = 2000;
+    std::size_t disagreements = 1000;
+};
+
+struct CategoryCount {
+    std::int64_t cases = 0;
+    std::int64_t elements = 0;
+};
+
+// All results files whose run line names the same backend (name and version): the shards of
+// one run, or reruns. A file whose run never started is a backend of its own.
+struct BackendReport {
+    std::string label;  // "name version", unique in the report
+    std::string name, version;
+    std::optional<nlohmann::json> claims;  // the hello's "ops"; none when the run did not start
+    std::vector<nlohmann::json> runs;      // each file's run line, plus "file"
+    Counts totals{};
+    std::map<std::string, std::map<std::string, Counts>> cells;  // op id -> dtype -> counts
+    std::map<std::string, CategoryCount> categories;
+    std::vector<nlohmann::json> failures;  // trimmed case lines of deviations, capped
+    std::int64_t failures_total = 0;
+};
+
+struct ReportData {
+    std::string generated;  // UTC, ISO 8601
+    std::vector<BackendReport> backends;
+    std::vector<nlohmann::json> disagreements;  // {"case","op","dtype","statuses":{label: s}}
+    std::int64_t disagreements_total = 0;
+};
+
+// Reads the files (see read_results for the errors it throws). Throws core::Error(input) for
+// a file without a run line.
+ReportData collect_report(const std::vector<std::string>& files, const Limits& limits = {});
+
+// The machine-readable summary (format "eltwise-report-summary/1", described in README).
+nlohmann::json summary_json(const ReportData& data);
+
+}  // namespace reports

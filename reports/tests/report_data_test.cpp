@@ -1,0 +1,172 @@
+#include "reports/report_data.hpp"
+
+#include <gtest/gtest.h>
+
+#include "core/error.hpp"
+#include "reports/tests/results_fixture.hpp"
+
+namespace reports {
+namespace {
+
+using testing::case_line;
+using testing::run_line;
+using testing::write_results;
+using validator::Status;
+using validator::testing::ScratchDir;
+
+std::int64_t at(const Counts& c, Status s) {
+    return c[static_cast<std::size_t>(s)];
+}
+
+TEST(ReportData, CountsPerCellAndStatus) {
+    ScratchDir dir;
+    nlohmann::json failed = case_line("r:2", "onnx.Mul-14", "u8", "FAILED");
+    failed["categories"] = {{"integer_saturation", 3}, {"value", 1}};
+    const std::string file =
+        write_results(dir, "r.jsonl",
+                      {run_line("x", "1"), case_line("r:1", "onnx.Mul-14", "u8", "PASSED"), failed,
+                       case_line("r:3", "onnx.Mul-14", "i8", "CRASHED"),
+                       case_line("r:4", "onnx.Div-7", "f32", "UNSUPPORTED")});
+    const ReportData data = collect_report({file});
+    ASSERT_EQ(data.backends.size(), 1u);
+    const BackendReport& b = data.backends[0];
+    EXPECT_EQ(b.label, "x 1");
+    EXPECT_EQ(sum(b.totals), 4);
+    EXPECT_EQ(at(b.cells.at("onnx.Mul-14").at("u8"), Status::passed), 1);
+    EXPECT_EQ(at(b.cells.at("onnx.Mul-14").at("u8"), Status::failed), 1);
+    EXPECT_EQ(at(b.cells.at("onnx.Mul-14").at("i8"), Status::crashed), 1);
+    EXPECT_EQ(at(b.cells.at("onnx.Div-7").at("f32"), Status::unsupported), 1);
+    EXPECT_EQ(b.categories.at("integer_saturation").cases, 1);
+    EXPECT_EQ(b.categories.at("integer_saturation").elements, 3);
+    EXPECT_EQ(b.failures_total, 2);  // FAILED and CRASHED; UNSUPPORTED is no finding
+    ASSERT_EQ(b.failures.size(), 2u);
+    EXPECT_EQ(b.failures[0]["case"], "r:2");
+    EXPECT_TRUE(data.disagreements.empty());
+}
+
+TEST(ReportData, WorstStatusOrdersCrashesBeforeFailuresBeforePasses) {
+    Counts c{};
+    EXPECT_EQ(worst_status(c), Status::passed);
+    c[static_cast<std::size_t>(Status::passed)] = 5;
+    c[static_cast<std::size_t>(Status::unsupported)] = 1;
+    EXPECT_EQ(worst_status(c), Status::unsupported);
+    c[static_cast<std::size_t>(Status::failed)] = 1;
+    EXPECT_EQ(worst_status(c), Status::failed);
+    c[static_cast<std::size_t>(Status::hung)] = 1;
+    EXPECT_EQ(worst_status(c), Status::hung);
+}
+
+TEST(ReportData, ShardsOfOneBackendMergeAndBackendsDisagree) {
+    ScratchDir dir;
+    const std::string shard1 = write_results(
+        dir, "s1.jsonl", {run_line("opt", "1"), case_line("c:1", "onnx.Mul-7", "f32", "PASSED")});
+    const std::string shard2 =
+        write_results(dir, "s2.jsonl",
+                      {run_line("opt", "1"), case_line("c:2", "onnx.Mul-7", "f32", "PASSED"),
+                       case_line("c:3", "onnx.Mul-7", "f32", "PASSED")});
+    const std::string other =
+        write_results(dir, "o.jsonl",
+                      {run_line("bug", "2"), case_line("c:1", "onnx.Mul-7", "f32", "PASSED"),
+                       case_line("c:2", "onnx.Mul-7", "f32", "FAILED"),
+                       case_line("c:3", "onnx.Mul-7", "f32", "UNSUPPORTED")});
+    const ReportData data = collect_report({shard1, other, shard2});
+    ASSERT_EQ(data.backends.size(), 2u);
+    EXPECT_EQ(data.backends[0].label, "opt 1");
+    EXPECT_EQ(sum(data.backends[0].totals), 3);
+    EXPECT_EQ(data.backends[0].runs.size(), 2u);
+    // c:1 agrees; c:3 was not judged by "bug"; only c:2 differs.
+    ASSERT_EQ(data.disagreements_total, 1);
+    EXPECT_EQ(data.disagreements[0]["case"], "c:2");
+    EXPECT_EQ(data.disagreements[0]["statuses"]["opt 1"], "PASSED");
+    EXPECT_EQ(data.disagreements[0]["statuses"]["bug 2"], "FAILED");
+}
+
+TEST(ReportData, FailureListsAreCappedPerCellAndTrimmed) {
+    ScratchDir dir;
+    std::vector<nlohmann::json> lines = {run_line("x", "1")};
+    for (int i = 0; i < 30; ++i) {
+        nlohmann::json f = case_line("f:" + std::to_string(i), "onnx.Div-14", "i32", "FAILED");
+        f["message"] = std::string(50, 'm');
+        f["mismatches"] = nlohmann::json::array();
+        for (int k = 0; k < 12; ++k)
+            f["mismatches"].push_back({{"index", k}});
+        lines.push_back(f);
+    }
+    lines.push_back(case_line("g:0", "onnx.Div-14", "i64", "FAILED"));
+    Limits limits;
+    limits.failures_per_cell = 4;
+    limits.mismatches = 3;
+    limits.message_chars = 10;
+    const BackendReport b =
+        collect_report({write_results(dir, "r.jsonl", lines)}, limits).backends[0];
+    EXPECT_EQ(b.failures_total, 31);
+    ASSERT_EQ(b.failures.size(), 5u);  // 4 of the i32 cell, and the i64 cell still shows its one
+    EXPECT_EQ(b.failures[4]["case"], "g:0");
+    EXPECT_EQ(b.failures[0]["mismatches"].size(), 3u);
+    EXPECT_EQ(b.failures[0]["message"], std::string(10, 'm') + " ...");
+}
+
+TEST(ReportData, ARunThatNeverStartedIsItsOwnBackend) {
+    ScratchDir dir;
+    const std::string file = write_results(
+        dir, "r.jsonl", {{{"run", {{"error", "PROTOCOL_ERROR: exited before its hello"}}}}});
+    const ReportData data = collect_report({file});
+    ASSERT_EQ(data.backends.size(), 1u);
+    EXPECT_FALSE(data.backends[0].claims.has_value());
+    EXPECT_EQ(data.backends[0].runs[0]["error"], "PROTOCOL_ERROR: exited before its hello");
+}
+
+TEST(ReportData, MalformedFilesAreNamedWithTheirLine) {
+    ScratchDir dir;
+    const auto message = [&](const std::vector<std::string>& lines) {
+        const std::string path = dir.file("bad.jsonl");
+        std::ofstream(path) << [&] {
+            std::string text;
+            for (const std::string& l : lines)
+                text += l + "\n";
+            return text;
+        }();
+        try {
+            collect_report({path});
+        } catch (const core::Error& e) {
+            EXPECT_EQ(e.kind(), core::ErrorKind::input);
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    const std::string run = run_line("x", "1").dump();
+    EXPECT_NE(message({run, "{\"case\":\"c\""}).find("bad.jsonl:2: not a results line"),
+              std::string::npos);
+    EXPECT_NE(message({run, case_line("c", "onnx.Mul-7", "f32", "GREAT").dump()})
+                  .find("unknown status 'GREAT'"),
+              std::string::npos);
+    EXPECT_NE(message({case_line("c", "onnx.Mul-7", "f32", "PASSED").dump()})
+                  .find("bad.jsonl:1: not a results line (a case line before the run line)"),
+              std::string::npos);
+    EXPECT_NE(message({}).find("no run line"), std::string::npos);
+    try {
+        collect_report({dir.file("missing.jsonl")});
+        ADD_FAILURE() << "no error for a missing file";
+    } catch (const core::Error& e) {
+        EXPECT_NE(std::string(e.what()).find("missing.jsonl"), std::string::npos);
+    }
+}
+
+TEST(ReportData, SummaryHasTheTwelveOpVersionsAndTheirSpecTypes) {
+    ScratchDir dir;
+    const nlohmann::json s = summary_json(collect_report({write_results(
+        dir, "r.jsonl", {run_line("x", "1"), case_line("c", "onnx.Mul-1", "f32", "PASSED")})}));
+    EXPECT_EQ(s["format"], "eltwise-report-summary/1");
+    ASSERT_EQ(s["op_versions"].size(), 12u);
+    EXPECT_EQ(s["op_versions"][0]["id"], "onnx.Mul-1");
+    // ONNX Mul-1 (seeds): "Constrain input and output types to float tensors": f16, f32, f64.
+    EXPECT_EQ(s["op_versions"][0]["dtypes"], nlohmann::json({"f16", "f32", "f64"}));
+    EXPECT_EQ(s["scoreboard"][0]["cells"][0]["passed"], 1);
+    EXPECT_EQ(s["scoreboard"][0]["cells"][0]["pass_rate"], 1.0);
+    EXPECT_EQ(s["scoreboard"][1]["cells"][0]["pass_rate"], nullptr);  // nothing run there
+    EXPECT_EQ(s["statuses"][0], "CRASHED");
+    EXPECT_EQ(s["statuses"].back(), "PASSED");
+}
+
+}  // namespace
+}  // namespace reports
