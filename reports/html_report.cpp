@@ -3,9 +3,11 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "core/embedded_file.hpp"
+
 namespace reports {
 
-extern const char* const kReportPage;  // report_page.html, embedded by CMake
+const std::vector<core::EmbeddedFile>& embedded_files();  // report_page.html (CMake)
 
 namespace {
 
@@ -42,7 +44,7 @@ std::string script_safe(const std::string& json) {
 std::string html_report(const ReportData& data, const std::string& html_path) {
     nlohmann::json summary = summary_json(data);
     add_links(summary, std::filesystem::absolute(html_path).lexically_normal().parent_path());
-    const std::string page = kReportPage;
+    const std::string page(core::embedded_file(embedded_files(), "report_page.html"));
     const std::size_t at = page.find(kDataMarker);
     if (at == std::string::npos) throw std::logic_error("report_page.html has no data marker");
     return page.substr(0, at) +

@@ -178,7 +178,9 @@ struct SuiteWriter {
             const auto& [cls, source, status_name] = key;
             const Status status = *validator::parse_status(status_name);
             const std::string n = std::to_string(fold.cases);
-            const std::string what = n + " " + status_name + " cases of source " + source;
+            const std::string what = n + " " + status_name +
+                                     (fold.cases == 1 ? " case" : " cases") + " of source " +
+                                     source;
             cases += "<testcase" + attribute("classname", cls) +
                      attribute("name", source + ": " + what + " (folded)") +
                      attribute("time", std::to_string(fold.seconds)) + ">";

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <ctime>
+#include <set>
 #include <tuple>
 #include <unordered_map>
 
@@ -25,12 +26,42 @@ std::string now_text() {
     return text;
 }
 
-std::string label_of(const nlohmann::json& run, const std::string& file) {
+// The name a backend goes by in reports: the run's --label, else the hello's name and version.
+std::string plain_label(const nlohmann::json& run, const std::string& file) {
+    if (run.contains("label")) return run["label"].get<std::string>();
     if (!run.contains("backend")) return "no backend (" + file + ")";
     const std::string name = run["backend"].value("name", "");
     const std::string version = run["backend"].value("version", "");
     return version.empty() ? name : name + " " + version;
 }
+
+// Files with the same key are one backend: the same label, hello and backend command.
+std::string backend_key(const nlohmann::json& run, const std::string& file) {
+    return plain_label(run, file) + "\n" + run.value("backend", nlohmann::json()).dump() + "\n" +
+           run.value("backend_command", "");
+}
+
+// "python3 planted_bug_backend.py --bug ftz": the command with paths cut to file names.
+std::string short_command(const std::string& command) {
+    std::string out;
+    std::size_t start = 0;
+    while (start < command.size()) {
+        std::size_t end = command.find(' ', start);
+        if (end == std::string::npos) end = command.size();
+        std::string word = command.substr(start, end - start);
+        if (const std::size_t slash = word.rfind('/');
+            slash != std::string::npos && !word.starts_with("-"))
+            word = word.substr(slash + 1);
+        if (!word.empty()) out += (out.empty() ? "" : " ") + word;
+        start = end + 1;
+    }
+    return out;
+}
+
+// Labels by key. Two backends that would share a label (two planted bugs behind one hello)
+// are told apart by their commands.
+std::map<std::string, std::string> labels_of(const std::vector<std::string>& files,
+                                             std::vector<std::string>& keys);
 
 // The run line of a file: the backend it belongs to is known before its cases are read.
 nlohmann::json first_run_line(const std::string& file) {
@@ -81,16 +112,17 @@ struct Collector {
     bool several_backends = false;
     std::size_t failures_cap = 0;  // per backend
     ReportData data;
-    std::map<std::string, std::size_t> backend_of_label;
+    std::map<std::string, std::string> label_of_key;
+    std::vector<std::string> keys;  // of each file, in order
+    std::map<std::string, std::size_t> backend_of_key;
     std::unordered_map<std::string, Verdicts> verdicts;  // by case id; several backends only
     std::map<std::tuple<std::size_t, std::string, std::string>, std::size_t> listed_per_cell;
 
-    std::size_t backend_for(const nlohmann::json& run, const std::string& file) {
-        const std::string label = label_of(run, file);
-        const auto [it, added] = backend_of_label.emplace(label, data.backends.size());
+    std::size_t backend_for(const nlohmann::json& run, const std::string& key) {
+        const auto [it, added] = backend_of_key.emplace(key, data.backends.size());
         if (added) {
             BackendReport b;
-            b.label = label;
+            b.label = label_of_key.at(key);
             if (run.contains("backend")) {
                 b.name = run["backend"].value("name", "");
                 b.version = run["backend"].value("version", "");
@@ -137,12 +169,12 @@ struct Collector {
         v.statuses[backend] = static_cast<std::uint8_t>(index_of(status) + 1);
     }
 
-    void read(const std::string& file) {
+    void read(const std::string& file, const std::string& key) {
         std::size_t backend = 0;
         read_results(
             file,
             [&](const nlohmann::json& run) {
-                backend = backend_for(run, file);
+                backend = backend_for(run, key);
                 nlohmann::json r = run;
                 r.erase("backend");
                 r["file"] = file;
@@ -237,6 +269,32 @@ nlohmann::json scoreboard_cell(const BackendReport& b, const std::string& op) {
         {"counts", counts_json(counts)}};
 }
 
+std::map<std::string, std::string> labels_of(const std::vector<std::string>& files,
+                                             std::vector<std::string>& keys) {
+    std::map<std::string, std::string> plain, command;  // by key
+    std::map<std::string, std::set<std::string>> keys_of_label;
+    for (const std::string& file : files) {
+        const nlohmann::json run = first_run_line(file);
+        const std::string key = backend_key(run, file);
+        keys.push_back(key);
+        plain[key] = plain_label(run, file);
+        command[key] = short_command(run.value("backend_command", ""));
+        keys_of_label[plain[key]].insert(key);
+    }
+    std::map<std::string, std::string> label_of_key;
+    std::set<std::string> taken;
+    for (const auto& [key, label] : plain) {
+        std::string unique = label;
+        if (keys_of_label[label].size() > 1 && !command[key].empty())
+            unique += " (" + command[key] + ")";
+        for (int n = 2; taken.count(unique); ++n)
+            unique = label + " #" + std::to_string(n);
+        taken.insert(unique);
+        label_of_key[key] = unique;
+    }
+    return label_of_key;
+}
+
 }  // namespace
 
 validator::Status worst_status(const Counts& counts) {
@@ -253,20 +311,21 @@ std::int64_t sum(const Counts& counts) {
 }
 
 ReportData collect_report(const std::vector<std::string>& files, const Limits& limits) {
-    std::map<std::string, int> labels;
-    for (const std::string& file : files)
-        labels[label_of(first_run_line(file), file)] = 1;
-    Collector c{
-        limits,
-        labels.size() > 1,
-        std::max<std::size_t>(100, limits.failures / std::max<std::size_t>(1, labels.size())),
-        {},
-        {},
-        {},
-        {}};
+    std::vector<std::string> keys;
+    std::map<std::string, std::string> labels = labels_of(files, keys);
+    const std::size_t backends = labels.size();
+    Collector c{limits,
+                backends > 1,
+                std::max<std::size_t>(100, limits.failures / std::max<std::size_t>(1, backends)),
+                {},
+                std::move(labels),
+                {},
+                {},
+                {},
+                {}};
     c.data.generated = now_text();
-    for (const std::string& file : files)
-        c.read(file);
+    for (std::size_t i = 0; i < files.size(); ++i)
+        c.read(files[i], keys[i]);
     if (c.several_backends) c.list_disagreements();
     return std::move(c.data);
 }

@@ -4,16 +4,18 @@
 #include <string_view>
 #include <vector>
 
+#include "core/embedded_file.hpp"
+
 namespace spec_cases {
 
-struct EmbeddedFile {
-    std::string_view path;  // relative to spec_cases/data/
-    std::string_view contents;
-};
+using core::EmbeddedFile;
 
+// Paths relative to spec_cases/data/.
 const std::vector<EmbeddedFile>& embedded_files();
 
 // The contents of one file; throws core::Error(input) if it is not embedded.
-std::string_view embedded_file(std::string_view path);
+inline std::string_view embedded_file(std::string_view path) {
+    return core::embedded_file(embedded_files(), path);
+}
 
 }  // namespace spec_cases

@@ -53,6 +53,7 @@ struct RunOptions {
     std::string out = "eltwise-results";
     std::optional<std::string> expected;
     std::optional<std::string> write_expected;
+    std::string label;         // the backend's name in reports; default: its name and version
     std::string command_line;  // recorded in the results' run line
 };
 int run_run(const RunOptions& options);

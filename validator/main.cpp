@@ -50,6 +50,8 @@ void add_run_options(CLI::App& run, validator::RunOptions& o) {
     run.add_option("--out", o.out,
                    "Output directory: results.jsonl, junit.xml, report.html and repro files")
         ->capture_default_str();
+    run.add_option("--label", o.label,
+                   "The backend's name in reports (default: its hello's name and version)");
     run.add_option("--expected", o.expected, "Expected deviations (PATTERN STATUS lines)");
     run.add_option("--write-expected", o.write_expected,
                    "Write this run's deviations as an expectations file");

@@ -106,12 +106,15 @@ std::string now_text() {
 
 nlohmann::json run_line(const RunOptions& o, const backends::Hello* hello,
                         const std::string& error) {
-    nlohmann::json run = {{"validator", "eltwise-validate " ELTWISE_VERSION},
-                          {"command_line", o.command_line},
-                          {"seed", o.seed},
-                          {"count", o.count},
-                          {"started", now_text()},
-                          {"policy", {{"nan", o.nan}, {"ulp", o.ulp}, {"allow_ftz", o.allow_ftz}}}};
+    nlohmann::json run = {
+        {"validator", "eltwise-validate " ELTWISE_VERSION},
+        {"command_line", o.command_line},
+        {"seed", o.seed},
+        {"count", o.count},
+        {"started", now_text()},
+        {"policy", {{"nan", o.nan}, {"ulp", o.ulp}, {"allow_ftz", o.allow_ftz}}},
+        {"backend_command", o.backend_cmd.empty() ? "--backend " + o.backend : o.backend_cmd}};
+    if (!o.label.empty()) run["label"] = o.label;
     if (hello) run["backend"] = nlohmann::json::parse(backends::to_line(*hello));
     if (!error.empty()) run["error"] = error;
     return {{"run", run}};

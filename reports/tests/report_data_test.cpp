@@ -81,6 +81,30 @@ TEST(ReportData, ShardsOfOneBackendMergeAndBackendsDisagree) {
     EXPECT_EQ(data.disagreements[0]["statuses"]["bug 2"], "FAILED");
 }
 
+TEST(ReportData, BackendsBehindOneHelloAreToldApartByTheirCommands) {
+    ScratchDir dir;
+    const auto run_of = [](const std::string& command) {
+        nlohmann::json r = run_line("numpy", "1.24.2");
+        r["run"]["backend_command"] = command;
+        return r;
+    };
+    const std::string ftz =
+        write_results(dir, "a.jsonl", {run_of("/usr/bin/python3 /x/planted.py --bug ftz")});
+    const std::string floor =
+        write_results(dir, "b.jsonl", {run_of("/usr/bin/python3 /x/planted.py --bug floor")});
+    const std::string floor_shard =
+        write_results(dir, "c.jsonl", {run_of("/usr/bin/python3 /x/planted.py --bug floor")});
+    nlohmann::json labelled = run_of("/usr/bin/python3 /x/planted.py --bug ftz");
+    labelled["run"]["label"] = "mine";
+    const std::string mine = write_results(dir, "d.jsonl", {labelled});
+    const ReportData data = collect_report({ftz, floor, floor_shard, mine});
+    ASSERT_EQ(data.backends.size(), 3u);
+    EXPECT_EQ(data.backends[0].label, "numpy 1.24.2 (python3 planted.py --bug ftz)");
+    EXPECT_EQ(data.backends[1].label, "numpy 1.24.2 (python3 planted.py --bug floor)");
+    EXPECT_EQ(data.backends[1].runs.size(), 2u);
+    EXPECT_EQ(data.backends[2].label, "mine");
+}
+
 TEST(ReportData, FailureListsAreCappedPerCellAndTrimmed) {
     ScratchDir dir;
     std::vector<nlohmann::json> lines = {run_line("x", "1")};
