@@ -14,7 +14,23 @@ packages=(
   libonnx-testdata                 # ONNX's own Mul/Div node tests
   python3                          # CLI contract test reads .npy output
   python3-numpy                    # the numpy example backend and the Python test backends
+  libxml2-utils                    # xmllint checks junit.xml
+  chromium                         # the HTML report's browser test (headless, via puppeteer-core)
 )
+# Node.js and npm drive the report checks; the machine's own Node.js is kept when it has one.
+command -v npm >/dev/null || packages+=(nodejs npm)
+
+# The npm packages of the report checks, from the pinned lockfile, without install scripts.
+install_npm_packages() {
+  local dir
+  dir="$(dirname "$0")/../reports/tests"
+  # npm writes node_modules/.package-lock.json last: newer than the lockfile means up to date.
+  if [ "$dir/node_modules/.package-lock.json" -nt "$dir/package-lock.json" ]; then
+    return
+  fi
+  echo "install_dependencies: npm ci in reports/tests"
+  (cd "$dir" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
+}
 
 missing=()
 for p in "${packages[@]}"; do
@@ -22,11 +38,12 @@ for p in "${packages[@]}"; do
 done
 if [ ${#missing[@]} -eq 0 ]; then
   echo "install_dependencies: all ${#packages[@]} packages present"
-  exit 0
+else
+  echo "install_dependencies: installing ${missing[*]}"
+  sudo_cmd=()
+  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo_cmd[@]}" apt-get update -qq
+  "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
-echo "install_dependencies: installing ${missing[*]}"
-sudo_cmd=()
-[ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
-export DEBIAN_FRONTEND=noninteractive
-"${sudo_cmd[@]}" apt-get update -qq
-"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+install_npm_packages

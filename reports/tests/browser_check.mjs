@@ -17,7 +17,7 @@ if (!reportArg || !shotArg) {
 }
 const reportUrl = pathToFileURL(path.resolve(reportArg)).href;
 const shotDir = path.resolve(shotArg);
-const TIMEOUT_MS = 20000;
+const TIMEOUT_MS = 10000;
 
 // The machine has no network: these flags stop Chromium's own background connections, so that
 // any request left is one the page made.
@@ -143,6 +143,7 @@ async function main() {
     browser = await puppeteer.launch(launchOptions(profileDir));
     const page = await browser.newPage();
     page.setDefaultTimeout(TIMEOUT_MS);
+    await page.setViewport({ width: 1280, height: 900 });
     await observe(page, out);
   } catch (err) {
     // The browser never came up: nothing observed is worth reporting.

@@ -1,0 +1,278 @@
+"""The reports as their real consumers see them.
+
+`--setup` runs three backends (the built-in optimized one and two planted-bug backends: a C++
+plugin that saturates u8 products, a Python one that floors where the spec truncates) and merges
+their results with `eltwise-validate report`. The tests then read the JUnit files with xmllint
+and xunit-viewer's parser, and open the HTML report in headless Chromium. Every expected count
+is computed here from results.jsonl, the source of truth, never from the reports themselves.
+Paths come from the environment (set by CMake).
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+VALIDATE = os.environ.get("ELTWISE_VALIDATE", "eltwise-validate")
+HOST = os.environ.get("ELTWISE_HOST", "eltwise-backend-host")
+PLANTED_PLUGIN = os.environ.get("ELTWISE_PLANTED_PLUGIN", "")
+PY_BACKENDS = os.environ.get("ELTWISE_PY_BACKENDS", "")
+RUNS = os.environ.get("ELTWISE_REPORT_RUNS", "/tmp/eltwise-report-runs")
+SCREENSHOTS = os.environ.get("ELTWISE_SCREENSHOTS", os.path.join(RUNS, "screenshots"))
+HERE = os.path.dirname(os.path.abspath(__file__))
+PYTHON = "/usr/bin/python3"
+CASES = ["--cases", "spec,edge,random,invalid,exhaustive8", "--count", "3"]
+
+BACKENDS = {  # run directory -> backend arguments
+    "optimized": ["--backend", "optimized"],
+    "planted_u8": ["--backend-cmd", "%s %s --bug saturate-u8" % (HOST, PLANTED_PLUGIN)],
+    "planted_floor": ["--backend-cmd",
+                      "%s %s/planted_bug_backend.py --bug floor-for-trunc" % (PYTHON, PY_BACKENDS)],
+}
+
+# The op versions the specs define (seeds): ONNX Mul and Div 1, 6, 7, 13, 14; OpenVINO
+# Multiply-1 and Divide-1.
+SPEC_OP_VERSIONS = {"onnx.%s-%d" % (op, v) for op in ("Mul", "Div") for v in (1, 6, 7, 13, 14)}
+SPEC_OP_VERSIONS |= {"openvino.Multiply-1", "openvino.Divide-1"}
+
+FAILURE = {"FAILED", "ACCEPTED_INVALID", "REJECTED_VALID"}
+ERROR = {"CRASHED", "HUNG", "PROTOCOL_ERROR", "ERROR"}
+NOT_JUDGED = {"UNSUPPORTED", "SKIPPED"}
+
+
+def validate(args, timeout=600):
+    return subprocess.run([VALIDATE] + args, capture_output=True, text=True, timeout=timeout)
+
+
+def results(path):
+    with open(path) as f:
+        lines = [json.loads(line) for line in f if line.strip()]
+    assert "run" in lines[0], lines[0]
+    return lines[1:]
+
+
+def run_file(name):
+    return os.path.join(RUNS, name, "results.jsonl")
+
+
+def setup():
+    """Makes the three runs and the merged report; the fixture every test requires."""
+    shutil.rmtree(RUNS, ignore_errors=True)
+    os.makedirs(RUNS)
+    for name, backend in BACKENDS.items():
+        proc = validate(["run", "--out", os.path.join(RUNS, name)] + backend + CASES)
+        if proc.returncode not in (0, 1) or not os.path.exists(run_file(name)):
+            sys.exit("run %s: exit %d\n%s" % (name, proc.returncode, proc.stderr[-3000:]))
+    merged = os.path.join(RUNS, "merged")
+    os.makedirs(merged)
+    proc = validate(["report"] + [run_file(n) for n in BACKENDS] +
+                    ["--html", os.path.join(merged, "report.html"),
+                     "--junit", os.path.join(merged, "junit.xml"),
+                     "--summary", os.path.join(merged, "summary.json")])
+    if proc.returncode != 0:
+        sys.exit("report: exit %d\n%s" % (proc.returncode, proc.stderr[-3000:]))
+
+
+def node(script, *args, timeout=120):
+    if not os.path.isdir(os.path.join(HERE, "node_modules")):
+        raise AssertionError("reports/tests/node_modules is missing: run scripts/install_dependencies.sh")
+    proc = subprocess.run(["node", os.path.join(HERE, script)] + list(args),
+                          capture_output=True, text=True, timeout=timeout, cwd=HERE)
+    if proc.returncode != 0:
+        raise AssertionError("%s: exit %d\n%s" % (script, proc.returncode, proc.stderr[-3000:]))
+    return json.loads(proc.stdout)
+
+
+def status_counts(cases):
+    counts = {}
+    for c in cases:
+        counts[c["status"]] = counts.get(c["status"], 0) + 1
+    return counts
+
+
+def cell_counts(cases):
+    cells = {}
+    for c in cases:
+        cell = cells.setdefault(c["op"], {}).setdefault(c["dtype"], {})
+        cell[c["status"]] = cell.get(c["status"], 0) + 1
+    return cells
+
+
+def labels_by_file():
+    with open(os.path.join(RUNS, "merged", "summary.json")) as f:
+        summary = json.load(f)
+    return {run["file"]: b["label"] for b in summary["backends"] for run in b["runs"]}
+
+
+def disagreements():
+    """Cases that two or more backends judged (not UNSUPPORTED/SKIPPED) with different statuses."""
+    verdicts = {}
+    for name in BACKENDS:
+        for c in results(run_file(name)):
+            if c["status"] not in NOT_JUDGED:
+                verdicts.setdefault(c["case"], set()).add((name, c["status"]))
+    return [case for case, v in verdicts.items()
+            if len(v) > 1 and len({status for _, status in v}) > 1]
+
+
+class Harness(unittest.TestCase):
+    def assert_exit(self, proc, code):
+        self.assertEqual(proc.returncode, code, "exit %d\nstdout:\n%s\nstderr:\n%s" % (
+            proc.returncode, proc.stdout[-3000:], proc.stderr[-3000:]))
+
+
+class Junit(Harness):
+    """The JUnit files: well formed, and a real consumer counts what results.jsonl holds."""
+
+    def junit_files(self):
+        return [os.path.join(RUNS, n, "junit.xml") for n in BACKENDS] + \
+               [os.path.join(RUNS, "merged", "junit.xml")]
+
+    def test_xmllint_accepts_every_file(self):
+        for path in self.junit_files():
+            proc = subprocess.run(["xmllint", "--noout", path], capture_output=True, text=True)
+            self.assert_exit(proc, 0)
+
+    def check_suite(self, suite, cases):
+        counts = status_counts(cases)
+        seen = suite["counts"]
+        self.assertEqual(seen.get("failure", 0), sum(counts.get(s, 0) for s in FAILURE))
+        self.assertEqual(seen.get("error", 0), sum(counts.get(s, 0) for s in ERROR))
+        self.assertEqual(seen.get("skipped", 0), sum(counts.get(s, 0) for s in NOT_JUDGED))
+        # Passing exhaustive cases are folded, one testcase per (op version, type, source),
+        # whose name starts with the number of cases it stands for.
+        folded = [int(f["name"].split(": ")[1].split(" ")[0]) for f in suite["folded"]]
+        exhaustive_passes = sum(1 for c in cases
+                                if c["status"] == "PASSED" and c["source"].startswith("exhaustive"))
+        self.assertEqual(sum(folded), exhaustive_passes)
+        self.assertEqual(seen.get("passed", 0) - len(folded) + sum(folded), counts.get("PASSED", 0))
+        self.assertGreater(seen.get("failure", 0) + seen.get("passed", 0), 0)
+
+    def test_consumer_counts_equal_results(self):
+        for name in BACKENDS:
+            parsed = node("junit_consumer.mjs", os.path.join(RUNS, name, "junit.xml"))
+            [suite] = parsed["suites"].values()
+            with self.subTest(run=name):
+                self.check_suite(suite, results(run_file(name)))
+                self.assertEqual(suite["properties"]["seed"], ["1"])
+
+    def test_merged_file_has_a_suite_per_backend(self):
+        parsed = node("junit_consumer.mjs", os.path.join(RUNS, "merged", "junit.xml"))
+        labels = labels_by_file()
+        self.assertEqual(len(parsed["suites"]), len(BACKENDS))
+        for name in BACKENDS:
+            with self.subTest(run=name):
+                self.check_suite(parsed["suites"][labels[run_file(name)]], results(run_file(name)))
+
+    def test_planted_bugs_are_failures_with_their_category(self):
+        parsed = node("junit_consumer.mjs", os.path.join(RUNS, "planted_u8", "junit.xml"))
+        [suite] = parsed["suites"].values()
+        self.assertGreater(suite["counts"].get("failure", 0), 0)
+
+
+class Browser(Harness):
+    """The merged HTML report in headless Chromium, driven by puppeteer-core."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.seen = node("browser_check.mjs", os.path.join(RUNS, "merged", "report.html"),
+                        SCREENSHOTS)
+
+    def test_matrix_rows_are_the_spec_op_versions(self):
+        for backend in self.seen["backends"]:
+            self.assertEqual(len(backend["rows"]), 12)
+            self.assertEqual(set(backend["rows"]), SPEC_OP_VERSIONS)
+
+    def test_cell_counts_equal_results(self):
+        labels = labels_by_file()
+        by_label = {b["label"]: b for b in self.seen["backends"]}
+        self.assertEqual(len(by_label), len(BACKENDS))
+        for name in BACKENDS:
+            expected = cell_counts(results(run_file(name)))
+            shown = by_label[labels[run_file(name)]]["cells"]
+            for op in SPEC_OP_VERSIONS:
+                for dtype in shown[op]:
+                    with self.subTest(run=name, op=op, dtype=dtype):
+                        self.assertEqual(shown[op][dtype]["counts"],
+                                         expected.get(op, {}).get(dtype, {}))
+
+    def test_clicking_a_failing_cell_shows_its_failures_and_replay_lines(self):
+        clicked = self.seen["clicked"]
+        self.assertTrue(clicked["failures"], clicked)
+        file = [f for f, label in labels_by_file().items() if label == clicked["backend"]][0]
+        lines = {c["case"]: c for c in results(file)}
+        for failure in clicked["failures"]:
+            line = lines[failure["case"]]
+            self.assertEqual((line["op"], line["dtype"]), (clicked["op"], clicked["dtype"]))
+            self.assertNotIn(line["status"], NOT_JUDGED | {"PASSED"})
+            self.assertEqual(failure["replay"], line["replay"])
+        self.assertGreaterEqual(self.seen["search"]["visible"], 1)
+
+    def test_scoreboard_lists_each_backend_and_the_disagreements(self):
+        self.assertEqual(sorted(self.seen["scoreboard_labels"]), sorted(labels_by_file().values()))
+        expected = disagreements()
+        self.assertGreater(len(expected), 0)  # the planted bugs disagree with optimized
+        self.assertEqual(self.seen["disagreement_rows"], min(len(expected), 1000))
+
+    def test_no_network_request_and_no_script_error(self):
+        self.assertEqual(self.seen["requests"], [])
+        self.assertEqual(self.seen["console_errors"], [])
+
+    def test_screenshots_of_each_view(self):
+        self.assertEqual(len(self.seen["screenshots"]), 3)
+        for path in self.seen["screenshots"]:
+            with open(path, "rb") as f:
+                self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n", path)
+            self.assertGreater(os.path.getsize(path), 10000, path)
+
+
+class ReportCommand(Harness):
+    """`report` as a command: merging shards, and bad input."""
+
+    def test_shards_of_one_backend_merge_into_one(self):
+        out = tempfile.mkdtemp(prefix="eltwise-report-test-")
+        for part in ("spec", "edge"):
+            self.assert_exit(validate(["run", "--backend", "optimized", "--cases", part,
+                                       "--out", os.path.join(out, part)]), 0)
+        summary = os.path.join(out, "summary.json")
+        proc = validate(["report", os.path.join(out, "spec", "results.jsonl"),
+                         os.path.join(out, "edge", "results.jsonl"), "--summary", summary])
+        self.assert_exit(proc, 0)
+        with open(summary) as f:
+            [backend] = json.load(f)["backends"]
+        both = results(os.path.join(out, "spec", "results.jsonl")) + \
+            results(os.path.join(out, "edge", "results.jsonl"))
+        self.assertEqual(backend["cases"], len(both))
+        self.assertEqual(backend["totals"], status_counts(both))
+
+    def test_a_malformed_file_is_named_and_nothing_is_overwritten(self):
+        out = tempfile.mkdtemp(prefix="eltwise-report-test-")
+        bad = os.path.join(out, "bad.jsonl")
+        with open(run_file("optimized")) as src, open(bad, "w") as dst:
+            dst.write(src.readline() + src.readline() + '{"case": "cut sho\n')
+        html = os.path.join(out, "report.html")
+        with open(html, "w") as f:
+            f.write("keep me")
+        proc = validate(["report", bad, "--html", html])
+        self.assert_exit(proc, 2)
+        self.assertIn("bad.jsonl:3", proc.stderr)
+        with open(html) as f:
+            self.assertEqual(f.read(), "keep me")
+        self.assert_exit(validate(["report", os.path.join(out, "missing.jsonl")]), 2)
+
+    def test_run_writes_and_names_its_reports(self):
+        out = tempfile.mkdtemp(prefix="eltwise-report-test-")
+        proc = validate(["run", "--backend", "reference", "--cases", "spec", "--out", out])
+        self.assert_exit(proc, 0)
+        for name in ("junit.xml", "report.html"):
+            self.assertIn(os.path.join(out, name), proc.stdout)
+            self.assertTrue(os.path.getsize(os.path.join(out, name)) > 0)
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] == ["--setup"]:
+        setup()
+    else:
+        unittest.main()
