@@ -19,6 +19,7 @@ std::string relative_link(const std::string& file, const std::filesystem::path& 
     return rel.empty() ? p.string() : rel.generic_string();
 }
 
+// The page links the repro files relative to itself; the absolute paths stay in the summary.
 void add_links(nlohmann::json& summary, const std::filesystem::path& dir) {
     for (nlohmann::json& backend : summary["backends"])
         for (nlohmann::json& failure : backend["failures"]) {
@@ -27,6 +28,7 @@ void add_links(nlohmann::json& summary, const std::filesystem::path& dir) {
             for (const nlohmann::json& f : failure["files"])
                 links.push_back(relative_link(f.get<std::string>(), dir));
             failure["links"] = links;
+            failure.erase("files");
         }
 }
 

@@ -95,9 +95,13 @@ nlohmann::json trimmed_result(const nlohmann::json& line, const Limits& limits) 
     return out;
 }
 
+// A failure as reports list it: the minimal case's mismatches stand for the case's own.
 nlohmann::json trimmed_failure(const nlohmann::json& line, const Limits& limits) {
     nlohmann::json out = trimmed_result(line, limits);
-    if (out.contains("minimal")) out["minimal"] = trimmed_result(out["minimal"], limits);
+    if (out.contains("minimal")) {
+        out["minimal"] = trimmed_result(out["minimal"], limits);
+        out.erase("mismatches");
+    }
     return out;
 }
 

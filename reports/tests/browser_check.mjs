@@ -18,6 +18,7 @@ if (!reportArg || !shotArg) {
 const reportUrl = pathToFileURL(path.resolve(reportArg)).href;
 const shotDir = path.resolve(shotArg);
 const TIMEOUT_MS = 10000;
+const MAX_SHOT_HEIGHT = 5000;
 
 // The machine has no network: these flags stop Chromium's own background connections, so that
 // any request left is one the page made.
@@ -54,14 +55,17 @@ function readMatrix() {
   const cells = {};
   for (const td of table.querySelectorAll('tbody td')) {
     const counts = {};
-    for (const span of td.querySelectorAll('span.count')) counts[span.dataset.status] = Number(span.textContent);
+    for (const span of td.querySelectorAll('span.count')) {
+      counts[span.dataset.status] = Number(span.textContent);
+    }
     (cells[td.dataset.op] ??= {})[td.dataset.dtype] = { counts, classes: [...td.classList] };
   }
   return { rows, columns, cells };
 }
 
 async function readBackends(page) {
-  const options = await page.$$eval('#backend option', (os) => os.map((o) => ({ value: o.value, label: o.textContent })));
+  const options = await page.$$eval('#backend option',
+    (os) => os.map((o) => ({ value: o.value, label: o.textContent })));
   const backends = [];
   for (const option of options) {
     await page.select('#backend', option.value);
@@ -76,7 +80,9 @@ function firstDeviatingCell(backends) {
   for (const [index, b] of backends.entries())
     for (const op of b.rows)
       for (const [dtype, cell] of Object.entries(b.cells[op] || {}))
-        if (Object.entries(cell.counts).some(([s, n]) => !benign.has(s) && n > 0)) return { index, op, dtype };
+        if (Object.entries(cell.counts).some(([s, n]) => !benign.has(s) && n > 0)) {
+          return { index, op, dtype };
+        }
   return null;
 }
 
@@ -109,10 +115,15 @@ async function search(page, out) {
   out.search = { query, visible, matching };
 }
 
+// The whole page, but at most MAX_SHOT_HEIGHT pixels tall: 2000 listed disagreements make a
+// page tens of thousands of pixels high, which Chromium cannot capture within the time limit.
 async function screenshot(page, tab, name, out) {
   if (tab) await page.click(tab);
   const file = path.join(shotDir, name);
-  await page.screenshot({ path: file, fullPage: true });
+  const { width, height } = await page.evaluate(() => ({
+    width: document.documentElement.scrollWidth, height: document.documentElement.scrollHeight }));
+  const clip = { x: 0, y: 0, width, height: Math.min(height, MAX_SHOT_HEIGHT) };
+  await page.screenshot({ path: file, clip, captureBeyondViewport: true });
   out.screenshots.push(file);
 }
 
@@ -122,7 +133,8 @@ async function observe(page, out) {
   await page.waitForSelector('#matrix tbody tr', { timeout: TIMEOUT_MS });
   out.backends = await readBackends(page);
   await page.click('#tab-scoreboard');
-  out.scoreboard_labels = await page.$$eval('#scoreboard th.backend', (ths) => ths.map((th) => th.textContent));
+  out.scoreboard_labels =
+    await page.$$eval('#scoreboard th.backend', (ths) => ths.map((th) => th.textContent));
   out.disagreement_rows = await page.$$eval('#disagreements tbody tr', (trs) => trs.length);
   await page.click('#tab-matrix');
   await page.select('#backend', '0');

@@ -13,6 +13,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 VALIDATE = os.environ.get("ELTWISE_VALIDATE", "eltwise-validate")
@@ -226,6 +227,33 @@ class Browser(Harness):
             with open(path, "rb") as f:
                 self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n", path)
             self.assertGreater(os.path.getsize(path), 10000, path)
+
+
+class Large(Harness):
+    """A run of a million cases (the planted-u8 run's lines repeated with their own ids) gives a
+    report.html of at most 5 MB and a junit.xml under GitLab's 30 MB, both still readable."""
+
+    def test_million_cases_stay_under_the_size_limits(self):
+        out = tempfile.mkdtemp(prefix="eltwise-report-large-")
+        big = os.path.join(out, "results.jsonl")
+        subprocess.run([PYTHON, os.path.join(HERE, "large_results.py"), run_file("planted_u8"),
+                        "1000000", big], check=True, timeout=600)
+        html, junit = os.path.join(out, "report.html"), os.path.join(out, "junit.xml")
+        start = time.monotonic()
+        proc = validate(["report", big, "--html", html, "--junit", junit], timeout=1800)
+        seconds = time.monotonic() - start
+        self.assert_exit(proc, 0)
+        print("report of 10^6 cases: %.1f s, report.html %d bytes, junit.xml %d bytes"
+              % (seconds, os.path.getsize(html), os.path.getsize(junit)))
+        self.assertLessEqual(os.path.getsize(html), 5 << 20)
+        self.assertLessEqual(os.path.getsize(junit), 30 << 20)
+        self.assert_exit(subprocess.run(["xmllint", "--noout", "--huge", junit],
+                                        capture_output=True, text=True), 0)
+        cases = results(big)
+        [suite] = node("junit_consumer.mjs", junit, timeout=600)["suites"].values()
+        counts = status_counts(cases)
+        self.assertEqual(suite["counts"].get("failure", 0), sum(counts.get(s, 0) for s in FAILURE))
+        shutil.rmtree(out)
 
 
 class ReportCommand(Harness):
