@@ -30,7 +30,8 @@ BACKENDS = {  # run directory -> backend arguments
     "optimized": ["--backend", "optimized"],
     "planted_u8": ["--backend-cmd", "%s %s --bug saturate-u8" % (HOST, PLANTED_PLUGIN)],
     "planted_floor": ["--backend-cmd",
-                      "%s %s/planted_bug_backend.py --bug floor-for-trunc" % (PYTHON, PY_BACKENDS)],
+                      "%s %s/planted_bug_backend.py --bug floor-for-trunc" % (PYTHON, PY_BACKENDS),
+                      "--label", "numpy, planted floor-for-trunc"],
 }
 
 # The op versions the specs define (seeds): ONNX Mul and Div 1, 6, 7, 13, 14; OpenVINO
@@ -213,6 +214,7 @@ class Browser(Harness):
 
     def test_scoreboard_lists_each_backend_and_the_disagreements(self):
         self.assertEqual(sorted(self.seen["scoreboard_labels"]), sorted(labels_by_file().values()))
+        self.assertIn("numpy, planted floor-for-trunc", self.seen["scoreboard_labels"])  # --label
         expected = disagreements()
         self.assertGreater(len(expected), 0)  # the planted bugs disagree with optimized
         self.assertEqual(self.seen["disagreement_rows"], min(len(expected), 1000))
