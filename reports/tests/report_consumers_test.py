@@ -7,6 +7,7 @@ and xunit-viewer's parser, and open the HTML report in headless Chromium. Every 
 is computed here from results.jsonl, the source of truth, never from the reports themselves.
 Paths come from the environment (set by CMake).
 """
+import filecmp
 import json
 import os
 import shutil
@@ -291,6 +292,12 @@ class ReportCommand(Harness):
         with open(html) as f:
             self.assertEqual(f.read(), "keep me")
         self.assert_exit(validate(["report", os.path.join(out, "missing.jsonl")]), 2)
+        copy = os.path.join(out, "results.jsonl")
+        shutil.copy(run_file("optimized"), copy)
+        proc = validate(["report", copy, "--junit", copy])
+        self.assert_exit(proc, 2)
+        self.assertIn("over the results file", proc.stderr)
+        self.assertTrue(filecmp.cmp(copy, run_file("optimized"), shallow=False))
 
     def test_run_writes_and_names_its_reports(self):
         out = tempfile.mkdtemp(prefix="eltwise-report-test-")
