@@ -13,6 +13,7 @@ namespace validator {
 
 struct ListOptions {
     bool as_json = false;
+    bool backends = false;    // list the built-in backends and the adapters, and which start
     std::string backend;      // a built-in backend or adapter name: show its claims
     std::string backend_cmd;  // an out-of-process backend: show its claims
 };

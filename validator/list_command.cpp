@@ -3,6 +3,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "backends/adapter_table.hpp"
 #include "core/op_table.hpp"
 #include "validator/backend_choice.hpp"
 #include "validator/commands.hpp"
@@ -77,10 +78,56 @@ int list_claims(const backends::Hello& hello, bool as_json) {
     return 0;
 }
 
+// One backend's line of `list --backends`: its hello when it starts, else why not.
+nlohmann::json backend_status(const std::string& name, std::string_view library) {
+    nlohmann::json j = {{"name", name}, {"library", library}};
+    const std::string command = adapter_command_line(name);
+    if (!command.empty()) j["command"] = command;
+    try {
+        const backends::Hello hello = open_backend(name, "")->hello();
+        std::size_t pairs = 0;
+        for (const auto& [op, types] : hello.ops)
+            pairs += types.size();
+        j.update({{"available", true},
+                  {"backend", hello.name},
+                  {"version", hello.version},
+                  {"claimed_pairs", pairs}});
+    } catch (const std::exception& e) {
+        const std::string why = e.what();
+        j.update({{"available", false}, {"why", why.substr(0, why.find('\n'))}});
+    }
+    return j;
+}
+
+// The built-in backends and the adapters, each started once to see whether it is available.
+int list_backends(bool as_json) {
+    nlohmann::json all = nlohmann::json::array();
+    for (std::string_view name : backends::builtin_backend_names())
+        all.push_back(backend_status(std::string(name), "built in, in process"));
+    for (const backends::Adapter& a : backends::adapters())
+        all.push_back(backend_status(std::string(a.name), a.library));
+    if (as_json) {
+        std::cout << all.dump(2) << "\n";
+        return 0;
+    }
+    for (const nlohmann::json& b : all) {
+        std::cout << std::left << std::setw(13) << b["name"].get<std::string>()
+                  << b["library"].get<std::string>() << "\n             ";
+        if (b["available"])
+            std::cout << "available: " << b["backend"].get<std::string>() << " "
+                      << b["version"].get<std::string>() << ", " << b["claimed_pairs"]
+                      << " (op version, type) pairs claimed\n";
+        else
+            std::cout << "unavailable: " << b["why"].get<std::string>() << "\n";
+    }
+    return 0;
+}
+
 }  // namespace
 
 int run_list(const ListOptions& options) {
     const bool as_json = options.as_json;
+    if (options.backends) return list_backends(as_json);
     if (!options.backend.empty() || !options.backend_cmd.empty())
         return list_claims(open_backend(options.backend, options.backend_cmd)->hello(), as_json);
     if (as_json) {

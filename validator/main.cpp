@@ -4,6 +4,7 @@
 
 #include "backends/process_backend.hpp"
 #include "core/large_buffers.hpp"
+#include "validator/backend_choice.hpp"
 #include "validator/commands.hpp"
 
 namespace {
@@ -18,7 +19,9 @@ CLI::Option* add_list(CLI::App& app, const std::string& name, std::vector<std::s
 
 void add_run_options(CLI::App& run, validator::RunOptions& o) {
     auto* backend =
-        run.add_option("--backend", o.backend, "Built-in backend: optimized, reference");
+        run.add_option("--backend", o.backend,
+                       "A built-in backend or an adapter by name: " + validator::backend_names() +
+                           " (see list --backends)");
     auto* command = run.add_option("--backend-cmd", o.backend_cmd,
                                    "Out-of-process backend command (eltwise-backend/1)");
     backend->excludes(command);
@@ -67,7 +70,10 @@ int main(int argc, char** argv) {
     validator::ListOptions list_options;
     auto* list = app.add_subcommand("list", "Print the op-version table, or what a backend claims");
     list->add_flag("--json", list_options.as_json, "Print as JSON");
-    list->add_option("--backend", list_options.backend, "Show what this built-in backend claims");
+    list->add_flag("--backends", list_options.backends,
+                   "List the built-in backends and the adapters, and which are available");
+    list->add_option("--backend", list_options.backend,
+                     "Show what this built-in backend or adapter claims");
     list->add_option("--backend-cmd", list_options.backend_cmd,
                      "Show what this out-of-process backend claims next to the spec");
 

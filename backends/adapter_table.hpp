@@ -1,0 +1,32 @@
+// The adapters of real libraries (backends/adapters/), by name, so that `run --backend torch`
+// needs no command line. Each is an out-of-process backend: a script or a plugin behind
+// eltwise-backend-host.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace backends {
+
+struct Adapter {
+    std::string_view name;     // what --backend takes
+    std::string_view library;  // what it runs, for `list --backends`
+    // The command line, with {python} {node} {host} {lib} {adapters} filled in by
+    // adapter_command.
+    std::string_view command;
+};
+
+const std::vector<Adapter>& adapters();
+const Adapter* find_adapter(std::string_view name);  // nullptr: no such adapter
+
+// Where the pieces are: the interpreters, the plugin host, the plugin directory and the
+// adapters' source folder.
+struct AdapterPaths {
+    std::string python, node, host, lib, adapters;
+};
+
+// The adapter's command line for these paths.
+std::string adapter_command(const Adapter& adapter, const AdapterPaths& paths);
+
+}  // namespace backends
