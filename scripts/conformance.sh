@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# The scoreboard run: sets everything up on a fresh Debian 12 machine, builds the release
+# preset, runs the default case sources with a fixed seed against every available backend (the
+# built-in optimized one and the adapters of real libraries, see `eltwise-validate list
+# --backends`), and merges their results into one report in reports/out/.
+#   --long       larger random counts (--count 200 instead of 10)
+#   --out DIR    somewhere else than reports/out
+set -euo pipefail
+cd "$(dirname "$0")/.."
+count=10
+out=reports/out
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --long) count=200 ;;
+    --out) out="$2"; shift ;;
+    *) echo "usage: scripts/conformance.sh [--long] [--out DIR]" >&2; exit 2 ;;
+  esac
+  shift
+done
+scripts/install_dependencies.sh
+cmake --preset release
+cmake --build --preset release
+validate=build/release/bin/eltwise-validate
+
+# The available backends: the built-in optimized one, and every adapter that starts.
+mapfile -t names < <("$validate" list --backends --json | /usr/bin/python3 -c '
+import json, sys
+for b in json.load(sys.stdin):
+    if b["available"] and b["name"] != "reference":
+        print(b["name"])')
+echo "conformance: backends ${names[*]}"
+
+rm -rf "$out"
+mkdir -p "$out"
+for name in "${names[@]}"; do
+  echo "conformance: $name"
+  status=0
+  "$validate" run --backend "$name" --seed 1 --count "$count" --out "$out/$name" \
+    > "$out/$name.log" 2>&1 || status=$?
+  tail -n 3 "$out/$name.log"
+  # 0: no findings, 1: findings; anything else is a failure of the run itself.
+  [ "$status" -le 1 ] || { echo "conformance: the $name run failed (exit $status)" >&2; exit 1; }
+done
+"$validate" report "$out"/*/results.jsonl --html "$out/report.html" --junit "$out/junit.xml" \
+  --summary "$out/summary.json"
