@@ -16,19 +16,21 @@ packages=(
   python3-numpy                    # the numpy example backend and the Python test backends
   libxml2-utils                    # xmllint checks junit.xml
   chromium                         # the HTML report's browser test (headless, via puppeteer-core)
+  python3-torch                    # the PyTorch adapter
+  libdnnl-dev                      # the oneDNN adapter
+  libxnnpack-dev libpthreadpool-dev  # the XNNPACK adapter (xnnpack.h includes pthreadpool.h)
 )
 # Node.js and npm drive the report checks; the machine's own Node.js is kept when it has one.
 command -v npm >/dev/null || packages+=(nodejs npm)
 
-# The npm packages of the report checks, from the pinned lockfile, without install scripts.
+# The npm packages of one folder, from its pinned lockfile, without install scripts.
 install_npm_packages() {
-  local dir
-  dir="$(dirname "$0")/../reports/tests"
+  local dir="$1"
   # npm writes node_modules/.package-lock.json last: newer than the lockfile means up to date.
   if [ "$dir/node_modules/.package-lock.json" -nt "$dir/package-lock.json" ]; then
     return
   fi
-  echo "install_dependencies: npm ci in reports/tests"
+  echo "install_dependencies: npm ci in $dir"
   (cd "$dir" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
 }
 
@@ -46,4 +48,6 @@ else
   "${sudo_cmd[@]}" apt-get update -qq
   "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
-install_npm_packages
+root="$(cd "$(dirname "$0")/.." && pwd)"
+install_npm_packages "$root/reports/tests"                # the report checks
+install_npm_packages "$root/backends/adapters/onnxruntime"  # onnxruntime-node for its adapter

@@ -1,0 +1,177 @@
+"""What a model converter does before it calls a library's element-wise Mul/Div: the checks of
+the op version (types, attributes, shapes) and the lowering of broadcast rules the library does
+not have to plain numpy broadcasting, by reshaping B (an "unsqueeze" of trailing dims).
+
+Shared by the numpy and torch adapters (backends/adapters/numpy, backends/adapters/torch). It
+builds on backends/examples/numpy_backend.py, loaded here once as `example`: its type and
+OpenVINO attribute checks, input loading, answer and protocol loop.
+
+Lowerings (SEMANTICS.md section 3), as onnx-tensorflow's explicit_broadcast and converters of
+Paddle models lower them (plus the validity checks those converters leave out):
+- ONNX legacy (Mul-1/6, Div-1/6) broadcast=1: B is one element -> B reshaped to a scalar;
+  else B must equal A's dims from `axis` (default: aligned to A's end) exactly, and B gets
+  rank(A) - axis - rank(B) trailing 1s. broadcast=0: the shapes must be equal.
+- OpenVINO pdpd: axis -1 means rank(A) - rank(B); B's trailing 1s are dropped, each B dim must
+  equal its A dim or be 1, and B gets trailing 1s up to rank(A).
+After the lowering, numpy broadcasting of A with the reshaped B gives exactly A's shape.
+"""
+import dataclasses
+import importlib.util
+import os
+import re
+import sys
+
+_EXAMPLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples",
+                        "numpy_backend.py")
+
+
+def _load_example():
+    """The example is also named numpy_backend.py: load it by path, under its own name."""
+    name = "numpy_example_backend"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, _EXAMPLE)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+example = _load_example()
+Rejected, Unsupported = example.Rejected, example.Unsupported
+
+FLOATS = ["f16", "f32", "f64"]
+# The ONNX versions with legacy broadcasting, which the example does not cover.
+LEGACY_ALLOWED = {"onnx.Mul-1": FLOATS, "onnx.Div-1": FLOATS,
+                  "onnx.Mul-6": example.ONNX_7, "onnx.Div-6": example.ONNX_7}
+ALLOWED = {**LEGACY_ALLOWED, **example.ALLOWED}
+_INTEGER = re.compile(r"-?[0-9]+")
+
+
+def claims(library_types, truncates):
+    """(op version -> types) the library runs: types it has, and for ONNX's truncating
+    signed integer division only when it has a truncating division (`truncates`)."""
+    return {op: [t for t in types if t in library_types
+                 and (truncates or not example.truncates(op, t))]
+            for op, types in ALLOWED.items()}
+
+
+@dataclasses.dataclass
+class Plan:
+    """A checked request: what to compute, and B's shape after lowering (None: as given)."""
+    op: str
+    dtype: str
+    floor: bool  # integer division floors (Divide-1 with m_pythondiv); else it truncates
+    b_shape: tuple = None
+
+
+_LEGACY_CHECKS = {"broadcast": lambda v: v in (0, 1), "axis": lambda v: v >= 0}
+
+
+def _legacy_value(op, name, text):
+    """One checked attribute value of ONNX Mul/Div-1/6 (int, or None for consumed_inputs)."""
+    value = text.lower()
+    if name == "consumed_inputs":  # ignored by the spec: only its syntax is checked
+        if value and not all(_INTEGER.fullmatch(v) for v in value.split(",")):
+            _bad(op, name, text)
+        return None
+    if not _INTEGER.fullmatch(value) or not -2**63 <= int(value) < 2**63:
+        _bad(op, name, text)
+    if not _LEGACY_CHECKS[name](int(value)):
+        _bad(op, name, text)
+    return int(value)
+
+
+def _bad(op, name, text):
+    raise Rejected("attribute", f"{op}: attribute {name}={text!r} is invalid")
+
+
+def legacy_attributes(op, attributes):
+    """ONNX Mul/Div-1/6: returns (broadcast, axis or None) after checking every attribute."""
+    names = set(_LEGACY_CHECKS) | ({"consumed_inputs"} if op.endswith("-1") else set())
+    values = {}
+    for name, text in attributes.items():
+        if name not in names:
+            raise Rejected("attribute", f"{op} has no attribute {name!r}")
+        values[name] = _legacy_value(op, name, text)
+    return values.get("broadcast", 0) == 1, values.get("axis")
+
+
+def _shape_error(a, b, rule, why):
+    raise Rejected("shape", f"cannot broadcast A {list(a)} with B {list(b)} under {rule}: {why}")
+
+
+def legacy_b_shape(a, b, axis):
+    """B's shape for numpy broadcasting under ONNX legacy broadcast=1."""
+    rule = f"onnx legacy broadcast=1 axis={axis}"
+    if len(b) > len(a):
+        _shape_error(a, b, rule, "rank(B) exceeds rank(A)")
+    if axis is not None and axis + len(b) > len(a):
+        _shape_error(a, b, rule, "B's dims do not fit in A from axis")
+    count = 1
+    for d in b:
+        count *= d
+    if count == 1:
+        return ()
+    start = len(a) - len(b) if axis is None else axis
+    if tuple(a[start:start + len(b)]) != tuple(b):
+        _shape_error(a, b, rule, "B must equal a contiguous run of A's dims (1s do not stretch)")
+    return tuple(b) + (1,) * (len(a) - start - len(b))
+
+
+def pdpd_b_shape(a, b, axis):
+    """B's shape for numpy broadcasting under OpenVINO pdpd with auto_broadcast_axis."""
+    rule = f"pdpd axis={axis}"
+    if len(b) > len(a):
+        _shape_error(a, b, rule, "rank(B) exceeds rank(A)")
+    start = len(a) - len(b) if axis == -1 else axis
+    kept = list(b)
+    while kept and kept[-1] == 1:
+        kept.pop()
+    if start + len(kept) > len(a):
+        _shape_error(a, b, rule, "B's dims (trailing 1s dropped) do not fit in A from axis")
+    for i, d in enumerate(kept):
+        if d not in (1, a[start + i]):
+            _shape_error(a, b, rule, f"B dim {i} ({d}) must equal A dim {start + i} or be 1")
+    return tuple(kept) + (1,) * (len(a) - start - len(kept))
+
+
+def _check_legacy_types(op, a, b):
+    if "boolean" in (a, b):
+        raise Rejected("type", f"{op}: arguments cannot have boolean element type")
+    if a != b:
+        raise Rejected("type", f"{op}: A is {a} but B is {b}; both must have the same type")
+    if a not in LEGACY_ALLOWED[op]:
+        raise Rejected("type", f"{op} does not allow element type {a}")
+
+
+def _plan_legacy(op, request, a, b):
+    _check_legacy_types(op, request["a"]["dtype"], request["b"]["dtype"])
+    broadcast, axis = legacy_attributes(op, request.get("attributes", {}))
+    if not broadcast:
+        if a != b:
+            _shape_error(a, b, "onnx legacy broadcast=0", "the shapes must be equal")
+        return Plan(op, request["a"]["dtype"], False)
+    return Plan(op, request["a"]["dtype"], False, legacy_b_shape(a, b, axis))
+
+
+def plan(request, check_numpy):
+    """Checks a request and lowers its broadcast rule. `check_numpy(a, b)` is the library's own
+    numpy-broadcast check: it raises Rejected with the library's message."""
+    op, a_info, b_info = request["op"], request["a"], request["b"]
+    a, b = tuple(a_info["shape"]), tuple(b_info["shape"])
+    if op in LEGACY_ALLOWED:
+        return _plan_legacy(op, request, a, b)
+    if op not in ALLOWED:
+        raise Unsupported(f"this backend does not implement {op}")
+    example.check_types(op, a_info["dtype"], b_info["dtype"])
+    attributes = request.get("attributes", {})
+    rule, floor = example.resolve_attributes(op, attributes)
+    result = Plan(op, a_info["dtype"], floor)
+    if rule == "pdpd":
+        axis = int(attributes.get("auto_broadcast_axis", "-1"))
+        result.b_shape = pdpd_b_shape(a, b, axis)
+    elif rule == "none" and a != b:
+        _shape_error(a, b, "auto_broadcast=none", "the shapes must be equal")
+    else:
+        check_numpy(a, b)
+    return result

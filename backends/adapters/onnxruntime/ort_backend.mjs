@@ -1,0 +1,304 @@
+#!/usr/bin/env node
+// An eltwise-backend/1 adapter (backends/PROTOCOL.md) for ONNX Runtime through onnxruntime-node.
+//
+// Run it under the validator, from the repository root:
+//   eltwise-validate run --backend-cmd "node backends/adapters/onnxruntime/ort_backend.mjs"
+//
+// Each request becomes what a user of ONNX Runtime has: a one-node ONNX model (opset = the op
+// version, A and B with static shapes, the legacy attributes exactly as given), loaded into an
+// InferenceSession on the CPU execution provider and run once. ONNX Runtime decides everything:
+// what it has kernels for, what it calls invalid, and the values. The adapter computes nothing.
+// Answers: a missing kernel -> `unsupported` (ORT's message verbatim); a model or inputs that
+// ORT calls invalid -> `rejected` (ORT's message); anything else -> `error`. See README.md.
+import fs from 'node:fs';
+import readline from 'node:readline';
+
+import ort from 'onnxruntime-node';
+import protobuf from 'protobufjs';
+
+const PROTOCOL = 'eltwise-backend/1';
+// The ONNX schema comes from Debian's libonnx-dev: it is ONNX's own onnx.proto, not a copy.
+const ONNX_PROTO = process.env.ELTWISE_ONNX_PROTO || '/usr/include/onnx/onnx.proto';
+const MAX_CACHED_SESSIONS = 64;
+
+// The suite's element types: ONNX TensorProto type, onnxruntime-node tensor type, .npy code and
+// the typed array the bytes are viewed as. bf16 has no onnxruntime-node tensor type (`ort` is
+// 'bfloat16' only so that the binding itself says so); in .npy files it is raw '<u2' bits.
+const TYPES = {
+  i8: { proto: 'INT8', ort: 'int8', descr: '|i1', array: Int8Array },
+  i16: { proto: 'INT16', ort: 'int16', descr: '<i2', array: Int16Array },
+  i32: { proto: 'INT32', ort: 'int32', descr: '<i4', array: Int32Array },
+  i64: { proto: 'INT64', ort: 'int64', descr: '<i8', array: BigInt64Array },
+  u8: { proto: 'UINT8', ort: 'uint8', descr: '|u1', array: Uint8Array },
+  u16: { proto: 'UINT16', ort: 'uint16', descr: '<u2', array: Uint16Array },
+  u32: { proto: 'UINT32', ort: 'uint32', descr: '<u4', array: Uint32Array },
+  u64: { proto: 'UINT64', ort: 'uint64', descr: '<u8', array: BigUint64Array },
+  f16: { proto: 'FLOAT16', ort: 'float16', descr: '<f2', array: Uint16Array },
+  bf16: { proto: 'BFLOAT16', ort: 'bfloat16', descr: '<u2', array: Uint16Array },
+  f32: { proto: 'FLOAT', ort: 'float32', descr: '<f4', array: Float32Array },
+  f64: { proto: 'DOUBLE', ort: 'float64', descr: '<f8', array: Float64Array },
+  boolean: { proto: 'BOOL', ort: 'bool', descr: '|b1', array: Uint8Array },
+};
+
+// What the specs allow per op version (SEMANTICS.md section 1, `eltwise-validate list`): all of
+// it is claimed, so that the report shows what ONNX Runtime refuses. OpenVINO ops: not ONNX.
+const ONNX_1 = ['f16', 'f32', 'f64'];
+const ONNX_7 = [...ONNX_1, 'i32', 'i64', 'u32', 'u64'];
+const ONNX_13 = [...ONNX_7, 'bf16'];
+const ONNX_14 = [...ONNX_13, 'i8', 'i16', 'u8', 'u16'];
+const CLAIMS = {};
+for (const name of ['Mul', 'Div']) {
+  Object.assign(CLAIMS, {
+    [`onnx.${name}-1`]: ONNX_1, [`onnx.${name}-6`]: ONNX_7, [`onnx.${name}-7`]: ONNX_7,
+    [`onnx.${name}-13`]: ONNX_13, [`onnx.${name}-14`]: ONNX_14,
+  });
+}
+
+// The legacy attributes' ONNX types; any other name is passed on too (as INT when its text is an
+// integer, else STRING) so that ONNX Runtime, not the adapter, judges it.
+const INT_ATTRIBUTES = new Set(['broadcast', 'axis']);
+const INTS_ATTRIBUTES = new Set(['consumed_inputs']);
+
+// ORT's error texts carry no status code through onnxruntime-node, only the message.
+const NO_KERNEL = /Could not find an implementation|Failed to find kernel|NOT_IMPLEMENTED/;
+const INVALID_MODEL = new RegExp(['invalid model', 'Type Error', 'ShapeInferenceError',
+  'TypeInferenceError', 'Unrecognized attribute', 'Mismatched attribute', 'INVALID_ARGUMENT',
+  'INVALID_GRAPH'].join('|'));
+const INVALID_INPUTS = /Attempting to broadcast|Integer division by zero|INVALID_ARGUMENT/;
+
+class Answer extends Error {
+  // An answer other than `ok`, thrown from wherever it is decided.
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
+ort.env.logLevel = 'fatal';
+const onnx = protobuf.loadSync(ONNX_PROTO);
+const ModelProto = onnx.lookupType('onnx.ModelProto');
+const AttributeType = onnx.lookupEnum('onnx.AttributeProto.AttributeType').values;
+const DataType = onnx.lookupEnum('onnx.TensorProto.DataType').values;
+
+function parseOp(op) {
+  const m = /^onnx\.(Mul|Div)-(\d+)$/.exec(op);
+  if (!m || !CLAIMS[op]) throw new Answer('unsupported', `${op} is not an ONNX op this adapter maps`);
+  return { type: m[1], opset: Number(m[2]) };
+}
+
+// The IR version of the ONNX release that introduced the opset (onnx.helper VERSION_TABLE):
+// opsets 1-8 came with IR 3, opsets 12-14 with IR 7 (this adapter uses 1, 6, 7, 13 and 14).
+function irVersion(opset) {
+  return opset <= 8 ? 3 : 7;
+}
+
+function integerText(name, text) {
+  if (!/^-?[0-9]+$/.test(text)) {
+    throw new Answer('rejected', `attribute ${name}=${JSON.stringify(text)} is not an integer`);
+  }
+  const value = BigInt(text);
+  if (value < -(2n ** 63n) || value >= 2n ** 63n) {
+    throw new Answer('rejected', `attribute ${name}=${text} does not fit in int64`);
+  }
+  return value.toString(); // protobufjs takes int64 values as decimal strings, exactly
+}
+
+function attribute(name, text) {
+  if (INTS_ATTRIBUTES.has(name)) {
+    const items = text.trim() === '' ? [] : text.split(',').map((t) => integerText(name, t.trim()));
+    return { name, type: AttributeType.INTS, ints: items };
+  }
+  if (INT_ATTRIBUTES.has(name) || /^-?[0-9]+$/.test(text)) {
+    return { name, type: AttributeType.INT, i: integerText(name, text) };
+  }
+  return { name, type: AttributeType.STRING, s: Buffer.from(text, 'utf8') };
+}
+
+function valueInfo(name, dtype, shape) {
+  const tensorType = { elemType: DataType[TYPES[dtype].proto] };
+  if (shape) tensorType.shape = { dim: shape.map((d) => ({ dimValue: d })) };
+  return { name, type: { tensorType } };
+}
+
+// The one-node model: C = Op(A, B), the output typed like A (ORT's type inference checks B).
+function modelBytes(request, op) {
+  const attributes = Object.entries(request.attributes || {}).map(([k, v]) => attribute(k, String(v)));
+  const graph = {
+    name: `${op.type}-${op.opset}`,
+    node: [{ opType: op.type, domain: '', input: ['A', 'B'], output: ['C'], attribute: attributes }],
+    input: [valueInfo('A', request.a.dtype, request.a.shape),
+      valueInfo('B', request.b.dtype, request.b.shape)],
+    output: [valueInfo('C', request.a.dtype, null)],
+  };
+  const model = {
+    irVersion: irVersion(op.opset), producerName: 'eltwise-validate', graph,
+    opsetImport: [{ domain: '', version: op.opset }],
+  };
+  return ModelProto.encode(ModelProto.fromObject(model)).finish();
+}
+
+// Sessions are cached by everything that went into the model, least recently used dropped first.
+const sessions = new Map();
+
+async function session(request, op) {
+  const key = JSON.stringify([request.op, request.attributes || {}, request.a.dtype, request.a.shape,
+    request.b.dtype, request.b.shape]);
+  let cached = sessions.get(key);
+  if (cached) {
+    sessions.delete(key);
+  } else {
+    cached = await createSession(modelBytes(request, op));
+    if (sessions.size >= MAX_CACHED_SESSIONS) await dropOldest();
+  }
+  sessions.set(key, cached);
+  return cached;
+}
+
+async function dropOldest() {
+  const [key, oldest] = sessions.entries().next().value;
+  sessions.delete(key);
+  await oldest.release();
+}
+
+async function createSession(bytes) {
+  try {
+    // ORT's log is off (fatal only): its errors come back in the exception, which the answer
+    // carries, and its warnings ("only guarantees support for opset 7 or above") are noise.
+    return await ort.InferenceSession.create(bytes, { executionProviders: ['cpu'], logSeverityLevel: 4 });
+  } catch (e) {
+    const message = e && e.message ? e.message : String(e);
+    if (NO_KERNEL.test(message)) throw new Answer('unsupported', message);
+    if (INVALID_MODEL.test(message)) throw new Answer('rejected', message);
+    throw new Answer('error', `InferenceSession.create: ${message}`);
+  }
+}
+
+// .npy files (our protocol's format, not ORT's): version 1.0-3.0, C order, little-endian.
+function readNpy(input) {
+  const file = fs.readFileSync(input.path);
+  if (file.length < 10 || file.toString('latin1', 0, 6) !== '\x93NUMPY') {
+    throw new Error(`${input.path}: not a .npy file`);
+  }
+  const major = file[6];
+  const lengthBytes = major === 1 ? 2 : 4;
+  const headerLength = lengthBytes === 2 ? file.readUInt16LE(8) : file.readUInt32LE(8);
+  const dataOffset = 8 + lengthBytes + headerLength;
+  const header = parseNpyHeader(file.toString('latin1', 8 + lengthBytes, dataOffset), input.path);
+  checkNpyHeader(header, input);
+  const type = TYPES[input.dtype];
+  const bytes = elementCount(input.shape) * type.array.BYTES_PER_ELEMENT;
+  if (file.length - dataOffset !== bytes) {
+    throw new Error(`${input.path}: ${file.length - dataOffset} data bytes, expected ${bytes}`);
+  }
+  const copy = new Uint8Array(bytes); // a fresh, aligned buffer for the typed array view
+  copy.set(file.subarray(dataOffset));
+  return new type.array(copy.buffer);
+}
+
+function parseNpyHeader(text, path) {
+  const descr = /'descr':\s*'([^']*)'/.exec(text);
+  const fortran = /'fortran_order':\s*(True|False)/.exec(text);
+  const shape = /'shape':\s*\(([^)]*)\)/.exec(text);
+  if (!descr || !fortran || !shape) throw new Error(`${path}: malformed .npy header ${JSON.stringify(text)}`);
+  const dims = shape[1].split(',').map((d) => d.trim()).filter((d) => d !== '').map(Number);
+  return { descr: descr[1], fortran: fortran[1] === 'True', shape: dims };
+}
+
+function checkNpyHeader(header, input) {
+  const type = TYPES[input.dtype];
+  const shape = JSON.stringify(header.shape);
+  if (header.descr !== type.descr || header.fortran || shape !== JSON.stringify(input.shape)) {
+    const order = header.fortran ? ' (Fortran order)' : '';
+    throw new Error(`${input.path} holds ${header.descr} ${shape}${order}, the request says ` +
+      `${input.dtype} ${JSON.stringify(input.shape)}`);
+  }
+}
+
+function elementCount(shape) {
+  return shape.reduce((n, d) => n * d, 1);
+}
+
+function writeNpy(path, descr, shape, data) {
+  const dims = shape.length === 1 ? `${shape[0]},` : shape.join(', ');
+  let header = `{'descr': '${descr}', 'fortran_order': False, 'shape': (${dims}), }`;
+  // Magic (6) + version (2) + length (2) + header + '\n' is padded to a multiple of 64.
+  header += ' '.repeat(63 - ((10 + header.length) % 64)) + '\n';
+  const prefix = Buffer.alloc(10);
+  prefix.write('\x93NUMPY', 0, 'latin1');
+  prefix[6] = 1;
+  prefix.writeUInt16LE(header.length, 8);
+  const body = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  fs.writeFileSync(path, Buffer.concat([prefix, Buffer.from(header, 'latin1'), body]));
+}
+
+function tensor(input) {
+  const type = TYPES[input.dtype];
+  const data = readNpy(input);
+  try {
+    return new ort.Tensor(type.ort, data, input.shape);
+  } catch (e) {
+    // onnxruntime-node has no bfloat16 tensor: a valid input the binding cannot pass to ORT.
+    throw new Answer('unsupported', `onnxruntime-node: ${e.message}`);
+  }
+}
+
+async function execute(s, request) {
+  const feeds = { A: tensor(request.a), B: tensor(request.b) };
+  try {
+    return (await s.run(feeds)).C;
+  } catch (e) {
+    const message = e && e.message ? e.message : String(e);
+    throw new Answer(INVALID_INPUTS.test(message) ? 'rejected' : 'error', message);
+  }
+}
+
+function outputName(ortType) {
+  const name = Object.keys(TYPES).find((k) => TYPES[k].ort === ortType);
+  if (!name) throw new Error(`ONNX Runtime returned a tensor of type ${ortType}`);
+  return name;
+}
+
+async function evaluate(request) {
+  const op = parseOp(request.op);
+  for (const input of [request.a, request.b]) {
+    if (!TYPES[input.dtype]) throw new Answer('rejected', `unknown element type ${input.dtype}`);
+  }
+  const result = await execute(await session(request, op), request);
+  const dtype = outputName(result.type);
+  writeNpy(request.out, TYPES[dtype].descr, result.dims, result.data);
+  return dtype;
+}
+
+async function answer(request) {
+  const id = request && Number.isInteger(request.id) ? request.id : -1;
+  try {
+    return { id, status: 'ok', dtype: await evaluate(request) };
+  } catch (e) {
+    if (e instanceof Answer) return { id, status: e.status, message: e.message };
+    const message = e && e.message ? `${e.name || 'Error'}: ${e.message}` : String(e);
+    return { id, status: 'error', message };
+  }
+}
+
+function send(message) {
+  // process.stdout on a pipe is synchronous on Linux: each line is out when write returns.
+  process.stdout.write(`${JSON.stringify(message)}\n`);
+}
+
+async function serve() {
+  send({ protocol: PROTOCOL, name: 'onnxruntime', version: ort.env.versions.node, ops: CLAIMS });
+  const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
+  for await (const line of lines) { // one request at a time: the next line waits for this answer
+    if (!line.trim()) continue;
+    let request;
+    try {
+      request = JSON.parse(line);
+    } catch (e) {
+      send({ id: -1, status: 'error', message: `request is not JSON: ${e.message}` });
+      continue;
+    }
+    send(await answer(request));
+  }
+}
+
+await serve();
