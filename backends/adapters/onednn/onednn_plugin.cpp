@@ -1,0 +1,257 @@
+// libeltwise_onednn_plugin.so: oneDNN's binary primitive (algorithm::binary_mul, binary_div)
+// behind the plugin C ABI, on the cpu engine. The inputs and the host's output buffer are
+// handed to oneDNN as they are (plain row-major memory), without copies.
+//
+// What it claims, how each op version maps to oneDNN, and why: README.md next to this file.
+#include <oneapi/dnnl/dnnl.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "backends/adapters/onednn/lowering.hpp"
+#include "backends/include/eltwise_backend.h"
+#include "backends/plugins/abi_adapter.hpp"
+
+namespace {
+
+namespace ad = backends::adapters::onednn;
+using dnnl::memory;
+
+struct DataType {
+    std::string_view name;   // the suite's
+    memory::data_type type;  // oneDNN's
+};
+// oneDNN's data types. Which of them its cpu binary primitive runs depends on the CPU (2.6.3:
+// f16 needs AVX512-FP16, bf16 AVX512): the hello claims those it can create a primitive for.
+constexpr DataType kDataTypes[] = {
+    {"f32", memory::data_type::f32},   {"f16", memory::data_type::f16},
+    {"bf16", memory::data_type::bf16}, {"i8", memory::data_type::s8},
+    {"u8", memory::data_type::u8},     {"i32", memory::data_type::s32}};
+
+std::optional<memory::data_type> onednn_type(std::string_view name) {
+    for (const DataType& t : kDataTypes)
+        if (t.name == name) return t.type;
+    return std::nullopt;
+}
+
+// ---- the hello ----
+
+struct Engine {
+    dnnl::engine engine{dnnl::engine::kind::cpu, 0};
+    dnnl::stream stream{engine};
+};
+
+Engine& cpu() {
+    static Engine e;
+    return e;
+}
+
+struct Info {
+    std::string version;
+    std::vector<std::string> types;  // one space-separated list per op version
+    std::vector<eltwise_claim> claims;
+    eltwise_backend_info info{};
+};
+
+std::string version_text() {
+    const dnnl_version_t* v = dnnl_version();
+    std::string text =
+        std::to_string(v->major) + "." + std::to_string(v->minor) + "." + std::to_string(v->patch);
+    if (v->hash && std::string_view(v->hash) != "N/A") text += " (" + std::string(v->hash) + ")";
+    return text;
+}
+
+dnnl::algorithm algorithm_of(const ad::OpVersion& op) {
+    return op.arithmetic == ad::Arithmetic::multiply ? dnnl::algorithm::binary_mul
+                                                     : dnnl::algorithm::binary_div;
+}
+
+// Whether oneDNN has a cpu binary primitive for this algorithm and type on this CPU.
+bool runs(dnnl::algorithm algorithm, memory::data_type type) {
+    const memory::desc md({1}, type, memory::format_tag::a);
+    try {
+        dnnl::binary::primitive_desc(dnnl::binary::desc(algorithm, md, md, md), cpu().engine);
+        return true;
+    } catch (const dnnl::error&) {
+        return false;
+    }
+}
+
+// Claims every type of a version's schema that oneDNN runs here.
+const eltwise_backend_info* make_info() {
+    static Info info;
+    info.version = version_text();
+    for (const ad::OpVersion& op : ad::op_versions()) {
+        std::string types;
+        for (const DataType& t : kDataTypes)
+            if (ad::allows(op, t.name) && runs(algorithm_of(op), t.type))
+                types += (types.empty() ? "" : " ") + std::string(t.name);
+        info.types.push_back(types);
+    }
+    for (std::size_t i = 0; i < ad::op_versions().size(); ++i)
+        if (!info.types[i].empty())
+            info.claims.push_back({ad::op_versions()[i].id.data(), info.types[i].c_str()});
+    info.info = {ELTWISE_BACKEND_ABI_VERSION, "oneDNN", info.version.c_str(), info.claims.size(),
+                 info.claims.data()};
+    return &info.info;
+}
+
+// ---- one call ----
+
+ad::Dims dims_of(const eltwise_tensor& t) {
+    return ad::Dims(t.shape, t.shape + t.rank);
+}
+
+// Row-major strides. An empty tensor gets strides of 1: its other dims may multiply past 2^63
+// (the host checked only that the element count is 0), and oneDNN never reads it.
+memory::desc plain(const ad::Dims& dims, memory::data_type type) {
+    memory::dims strides(dims.size(), 1);
+    if (std::find(dims.begin(), dims.end(), 0) != dims.end()) return {dims, type, strides};
+    memory::dim step = 1;  // fits: the host checked the byte size of every non-empty tensor
+    for (std::size_t d = dims.size(); d-- > 0;) {
+        strides[d] = step;
+        step *= dims[d];
+    }
+    return {dims, type, strides};
+}
+
+// oneDNN's verdict on a descriptor: invalid arguments are its rejection of the inputs.
+[[noreturn]] void rethrow_library(const dnnl::error& e, std::string_view step) {
+    const std::string text = "oneDNN " + std::string(step) + ": " + e.what() + " (status " +
+                             std::to_string(static_cast<int>(e.status)) + ")";
+    if (e.status == dnnl_invalid_arguments) throw ad::Rejected(text);
+    if (e.status == dnnl_unimplemented) throw ad::Unsupported(text);
+    throw;
+}
+
+bool is_signed_integer(std::string_view dtype) {
+    return dtype == "i8" || dtype == "i32";
+}
+
+// What a converter makes of the call before oneDNN sees it.
+struct Converted {
+    const ad::OpVersion* op;
+    ad::Attributes attributes;
+    ad::Lowered shapes;
+};
+
+Converted convert(const eltwise_call& call) {
+    const ad::OpVersion* op = ad::find_op(call.op);
+    if (!op) throw ad::Unsupported(std::string("no oneDNN mapping for ") + call.op);
+    ad::check_types(*op, call.a.dtype, call.b.dtype);
+    std::vector<std::pair<std::string, std::string>> given;
+    for (std::size_t i = 0; i < call.attribute_count; ++i)
+        given.emplace_back(call.attributes[i].name, call.attributes[i].value);
+    const ad::Attributes attributes = ad::parse_attributes(*op, given);
+    const ad::Lowered shapes = ad::lower(attributes, dims_of(call.a), dims_of(call.b));
+    if (shapes.dst.size() > DNNL_MAX_NDIMS)
+        throw ad::Unsupported("rank " + std::to_string(shapes.dst.size()) +
+                              " exceeds oneDNN's DNNL_MAX_NDIMS (" +
+                              std::to_string(DNNL_MAX_NDIMS) + ")");
+    return {op, attributes, shapes};
+}
+
+struct Prepared {
+    ad::Lowered shapes;
+    memory::desc src0, src1, dst;
+    dnnl::binary::primitive_desc primitive;
+};
+
+// oneDNN's binary descriptor: oneDNN checks the dims (and only the dims) here.
+dnnl::binary::desc describe(const Converted& c, Prepared& p, memory::data_type type) {
+    p.src0 = plain(c.shapes.src0, type);
+    p.src1 = plain(c.shapes.src1, type);
+    p.dst = plain(c.shapes.dst, type);
+    try {
+        return dnnl::binary::desc(algorithm_of(*c.op), p.src0, p.src1, p.dst);
+    } catch (const dnnl::error& e) {
+        rethrow_library(e, "binary descriptor");
+    }
+}
+
+Prepared prepare(const eltwise_call& call) {
+    const Converted c = convert(call);
+    Prepared p{c.shapes, {}, {}, {}, {}};
+    // For a type oneDNN lacks, f32 stands in, so that oneDNN still judges the shapes of an
+    // invalid call before the answer `unsupported`.
+    const auto type = onednn_type(call.a.dtype);
+    const dnnl::binary::desc desc = describe(c, p, type.value_or(memory::data_type::f32));
+    if (!type) throw ad::Unsupported(std::string("oneDNN has no data type ") + call.a.dtype);
+    if (c.attributes.floor_division && is_signed_integer(call.a.dtype))
+        throw ad::Unsupported(
+            "oneDNN has no floor division (m_pythondiv=true); binary_div converts the f32 "
+            "quotient to the integer type by rounding to nearest");
+    try {
+        p.primitive = dnnl::binary::primitive_desc(desc, cpu().engine);
+    } catch (const dnnl::error& e) {
+        rethrow_library(e, "binary primitive descriptor");
+    }
+    return p;
+}
+
+void* input_handle(const eltwise_tensor& t) {
+    // oneDNN's memory takes a non-const handle; the primitive only reads its sources.
+    return t.byte_size == 0 ? nullptr : const_cast<void*>(t.data);
+}
+
+int execute(const eltwise_call& call, const eltwise_output& out, char* message,
+            std::size_t capacity) {
+    const Prepared p = prepare(call);
+    const ad::Dims& shape = p.shapes.output;
+    void* buffer =
+        out.allocate(out.ctx, call.a.dtype, static_cast<int>(shape.size()), shape.data());
+    if (!buffer) {
+        backends::plugins::write_message(message, capacity,
+                                         "the host could not allocate the output");
+        return ELTWISE_ERROR;
+    }
+    Engine& e = cpu();
+    const memory src0(p.src0, e.engine, input_handle(call.a));
+    const memory src1(p.src1, e.engine, input_handle(call.b));
+    const memory dst(p.dst, e.engine, p.dst.get_size() == 0 ? nullptr : buffer);
+    dnnl::binary(p.primitive)
+        .execute(e.stream, {{DNNL_ARG_SRC_0, src0}, {DNNL_ARG_SRC_1, src1}, {DNNL_ARG_DST, dst}});
+    e.stream.wait();
+    return ELTWISE_OK;
+}
+
+}  // namespace
+
+const eltwise_backend_info* eltwise_backend_init(int argc, const char* const* /*argv*/,
+                                                 char* message, size_t message_capacity) {
+    if (argc > 1) {
+        backends::plugins::write_message(message, message_capacity, "takes no arguments");
+        return nullptr;
+    }
+    try {
+        cpu();  // fails here, not in the first call, when there is no cpu engine
+        return make_info();
+    } catch (const std::exception& e) {
+        backends::plugins::write_message(message, message_capacity, e.what());
+    }
+    return nullptr;
+}
+
+int eltwise_backend_run(const eltwise_call* call, const eltwise_output* out, char* message,
+                        size_t message_capacity) {
+    const auto fail = [&](int status, const char* text) {
+        backends::plugins::write_message(message, message_capacity, text);
+        return status;
+    };
+    try {
+        return execute(*call, *out, message, message_capacity);
+    } catch (const ad::Rejected& e) {
+        return fail(ELTWISE_REJECTED, e.what());
+    } catch (const ad::Unsupported& e) {
+        return fail(ELTWISE_UNSUPPORTED, e.what());
+    } catch (const std::exception& e) {
+        return fail(ELTWISE_ERROR, e.what());
+    } catch (...) {
+        return fail(ELTWISE_ERROR, "unknown exception");
+    }
+}
