@@ -60,7 +60,7 @@ Alignment align_pdpd(const Shape& a, const Shape& b, const BroadcastSpec& spec) 
     while (!kept.empty() && kept.back() == 1)
         kept.pop_back();
     const auto len = static_cast<std::int64_t>(kept.size());
-    if (axis + len > rank_a)
+    if (axis > rank_a - len)  // not axis + len: a huge axis must not overflow
         reject(a, b, spec,
                "B's dims (trailing 1s dropped) do not fit in A from axis " + std::to_string(axis));
     for (std::int64_t i = 0; i < len; ++i) {
@@ -77,7 +77,7 @@ Alignment align_onnx_legacy(const Shape& a, const Shape& b, const BroadcastSpec&
     const auto rank_a = static_cast<std::int64_t>(a.size());
     const auto rank_b = static_cast<std::int64_t>(b.size());
     if (rank_b > rank_a) reject(a, b, spec, "rank(B) exceeds rank(A); only B is broadcast to A");
-    if (spec.axis && (*spec.axis < 0 || *spec.axis + rank_b > rank_a))
+    if (spec.axis && (*spec.axis < 0 || *spec.axis > rank_a - rank_b))  // no overflow
         reject(a, b, spec,
                "axis " + std::to_string(*spec.axis) + " does not fit: B's " +
                    std::to_string(rank_b) + " dims must lie within A's " + std::to_string(rank_a) +

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -186,6 +188,14 @@ TEST(Broadcast, PdpdDefaultAxisUsesRankBeforeTrimming) {
     expect_valid({kA, {4, 5, 1}, kA}, pdpd(2));
     expect_valid({kA, {3, 1, 1}, kA}, pdpd(-1));  // axis 1, trimmed to (3)
     expect_valid({kA, {1, 1}, kA}, pdpd(-1));     // trims to a scalar
+}
+
+// An axis near INT64_MAX is simply too large: the fit check must not overflow (UBSan).
+TEST(Broadcast, HugeAxisIsRejectedWithoutOverflow) {
+    const std::int64_t huge = std::numeric_limits<std::int64_t>::max();
+    expect_invalid({kA, {3, 4}}, pdpd(huge), "pdpd");
+    expect_invalid({kA, {3, 4}}, legacy(huge), "onnx legacy");
+    expect_invalid({kA, {3, 4}}, legacy(huge - 1), "onnx legacy");
 }
 
 TEST(Broadcast, PdpdPlanStrides) {

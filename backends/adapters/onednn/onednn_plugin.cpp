@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -16,11 +17,23 @@
 #include "backends/adapters/onednn/lowering.hpp"
 #include "backends/include/eltwise_backend.h"
 #include "backends/plugins/abi_adapter.hpp"
+#include "core/error.hpp"
+#include "core/op_config.hpp"
 
 namespace {
 
 namespace ad = backends::adapters::onednn;
 using dnnl::memory;
+
+// oneDNN rejects the inputs (invalid arguments): the answer is `rejected`, as for core::Error.
+struct Rejected : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// A valid call that oneDNN cannot run (type, rank, rounding): the answer is `unsupported`.
+struct Unsupported : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
 
 struct DataType {
     std::string_view name;   // the suite's
@@ -53,7 +66,7 @@ Engine& cpu() {
 
 struct Info {
     std::string version;
-    std::vector<std::string> types;  // one space-separated list per op version
+    std::vector<std::string> ops, types;  // a claimed op version and its space-separated types
     std::vector<eltwise_claim> claims;
     eltwise_backend_info info{};
 };
@@ -66,9 +79,9 @@ std::string version_text() {
     return text;
 }
 
-dnnl::algorithm algorithm_of(const ad::OpVersion& op) {
-    return op.arithmetic == ad::Arithmetic::multiply ? dnnl::algorithm::binary_mul
-                                                     : dnnl::algorithm::binary_div;
+dnnl::algorithm algorithm_of(const core::OpVersion& op) {
+    return op.arithmetic == core::Arithmetic::multiply ? dnnl::algorithm::binary_mul
+                                                       : dnnl::algorithm::binary_div;
 }
 
 // Whether oneDNN has a cpu binary primitive for this algorithm and type on this CPU.
@@ -86,16 +99,17 @@ bool runs(dnnl::algorithm algorithm, memory::data_type type) {
 const eltwise_backend_info* make_info() {
     static Info info;
     info.version = version_text();
-    for (const ad::OpVersion& op : ad::op_versions()) {
+    for (const core::OpVersion& op : core::op_versions()) {
         std::string types;
-        for (const DataType& t : kDataTypes)
-            if (ad::allows(op, t.name) && runs(algorithm_of(op), t.type))
-                types += (types.empty() ? "" : " ") + std::string(t.name);
+        for (const core::ElementType t : op.element_types)
+            if (const auto type = onednn_type(core::name(t)); type && runs(algorithm_of(op), *type))
+                types += (types.empty() ? "" : " ") + std::string(core::name(t));
+        if (types.empty()) continue;
+        info.ops.push_back(op.id());
         info.types.push_back(types);
     }
-    for (std::size_t i = 0; i < ad::op_versions().size(); ++i)
-        if (!info.types[i].empty())
-            info.claims.push_back({ad::op_versions()[i].id.data(), info.types[i].c_str()});
+    for (std::size_t i = 0; i < info.ops.size(); ++i)
+        info.claims.push_back({info.ops[i].c_str(), info.types[i].c_str()});
     info.info = {ELTWISE_BACKEND_ABI_VERSION, "oneDNN", info.version.c_str(), info.claims.size(),
                  info.claims.data()};
     return &info.info;
@@ -103,13 +117,13 @@ const eltwise_backend_info* make_info() {
 
 // ---- one call ----
 
-ad::Dims dims_of(const eltwise_tensor& t) {
-    return ad::Dims(t.shape, t.shape + t.rank);
+core::Shape dims_of(const eltwise_tensor& t) {
+    return core::Shape(t.shape, t.shape + t.rank);
 }
 
 // Row-major strides. An empty tensor gets strides of 1: its other dims may multiply past 2^63
 // (the host checked only that the element count is 0), and oneDNN never reads it.
-memory::desc plain(const ad::Dims& dims, memory::data_type type) {
+memory::desc plain(const core::Shape& dims, memory::data_type type) {
     memory::dims strides(dims.size(), 1);
     if (std::find(dims.begin(), dims.end(), 0) != dims.end()) return {dims, type, strides};
     memory::dim step = 1;  // fits: the host checked the byte size of every non-empty tensor
@@ -124,8 +138,8 @@ memory::desc plain(const ad::Dims& dims, memory::data_type type) {
 [[noreturn]] void rethrow_library(const dnnl::error& e, std::string_view step) {
     const std::string text = "oneDNN " + std::string(step) + ": " + e.what() + " (status " +
                              std::to_string(static_cast<int>(e.status)) + ")";
-    if (e.status == dnnl_invalid_arguments) throw ad::Rejected(text);
-    if (e.status == dnnl_unimplemented) throw ad::Unsupported(text);
+    if (e.status == dnnl_invalid_arguments) throw Rejected(text);
+    if (e.status == dnnl_unimplemented) throw Unsupported(text);
     throw;
 }
 
@@ -135,25 +149,34 @@ bool is_signed_integer(std::string_view dtype) {
 
 // What a converter makes of the call before oneDNN sees it.
 struct Converted {
-    const ad::OpVersion* op;
-    ad::Attributes attributes;
+    const core::OpVersion* op;
+    core::OpConfig config;
     ad::Lowered shapes;
 };
 
+core::ElementType element_type(const char* dtype) {
+    if (dtype)
+        if (const auto t = core::element_type_named(dtype)) return *t;
+    throw std::invalid_argument(std::string("unknown element type '") + (dtype ? dtype : "(null)") +
+                                "'");
+}
+
+// The suite's own validation (core::Error: `rejected`), in the specs' order: types,
+// attributes, shapes. The inputs stay where they are: oneDNN reads them without copies.
 Converted convert(const eltwise_call& call) {
-    const ad::OpVersion* op = ad::find_op(call.op);
-    if (!op) throw ad::Unsupported(std::string("no oneDNN mapping for ") + call.op);
-    ad::check_types(*op, call.a.dtype, call.b.dtype);
-    std::vector<std::pair<std::string, std::string>> given;
+    const core::OpVersion* op = core::find_op_version(call.op);
+    if (!op) throw Unsupported(std::string("no oneDNN mapping for ") + call.op);
+    core::check_element_types(*op, element_type(call.a.dtype), element_type(call.b.dtype));
+    core::AttributeMap attributes;
     for (std::size_t i = 0; i < call.attribute_count; ++i)
-        given.emplace_back(call.attributes[i].name, call.attributes[i].value);
-    const ad::Attributes attributes = ad::parse_attributes(*op, given);
-    const ad::Lowered shapes = ad::lower(attributes, dims_of(call.a), dims_of(call.b));
+        attributes[call.attributes[i].name] = call.attributes[i].value;
+    const core::OpConfig config = core::resolve_attributes(*op, attributes);
+    ad::Lowered shapes = ad::lower(config.broadcast, dims_of(call.a), dims_of(call.b));
     if (shapes.dst.size() > DNNL_MAX_NDIMS)
-        throw ad::Unsupported("rank " + std::to_string(shapes.dst.size()) +
-                              " exceeds oneDNN's DNNL_MAX_NDIMS (" +
-                              std::to_string(DNNL_MAX_NDIMS) + ")");
-    return {op, attributes, shapes};
+        throw Unsupported("rank " + std::to_string(shapes.dst.size()) +
+                          " exceeds oneDNN's DNNL_MAX_NDIMS (" + std::to_string(DNNL_MAX_NDIMS) +
+                          ")");
+    return {op, config, std::move(shapes)};
 }
 
 struct Prepared {
@@ -181,9 +204,9 @@ Prepared prepare(const eltwise_call& call) {
     // invalid call before the answer `unsupported`.
     const auto type = onednn_type(call.a.dtype);
     const dnnl::binary::desc desc = describe(c, p, type.value_or(memory::data_type::f32));
-    if (!type) throw ad::Unsupported(std::string("oneDNN has no data type ") + call.a.dtype);
-    if (c.attributes.floor_division && is_signed_integer(call.a.dtype))
-        throw ad::Unsupported(
+    if (!type) throw Unsupported(std::string("oneDNN has no data type ") + call.a.dtype);
+    if (c.config.rounding == core::IntegerRounding::floor && is_signed_integer(call.a.dtype))
+        throw Unsupported(
             "oneDNN has no floor division (m_pythondiv=true); binary_div converts the f32 "
             "quotient to the integer type by rounding to nearest");
     try {
@@ -202,7 +225,7 @@ void* input_handle(const eltwise_tensor& t) {
 int execute(const eltwise_call& call, const eltwise_output& out, char* message,
             std::size_t capacity) {
     const Prepared p = prepare(call);
-    const ad::Dims& shape = p.shapes.output;
+    const core::Shape& shape = p.shapes.output;
     void* buffer =
         out.allocate(out.ctx, call.a.dtype, static_cast<int>(shape.size()), shape.data());
     if (!buffer) {
@@ -245,9 +268,11 @@ int eltwise_backend_run(const eltwise_call* call, const eltwise_output* out, cha
     };
     try {
         return execute(*call, *out, message, message_capacity);
-    } catch (const ad::Rejected& e) {
+    } catch (const core::Error& e) {
         return fail(ELTWISE_REJECTED, e.what());
-    } catch (const ad::Unsupported& e) {
+    } catch (const Rejected& e) {
+        return fail(ELTWISE_REJECTED, e.what());
+    } catch (const Unsupported& e) {
         return fail(ELTWISE_UNSUPPORTED, e.what());
     } catch (const std::exception& e) {
         return fail(ELTWISE_ERROR, e.what());

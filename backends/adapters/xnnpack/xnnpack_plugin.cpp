@@ -16,7 +16,7 @@
 #include <string_view>
 #include <vector>
 
-#include "backends/adapters/xnnpack/broadcast_lowering.hpp"
+#include "backends/adapters/converter_lowering.hpp"
 #include "backends/include/eltwise_backend.h"
 #include "backends/plugins/abi_adapter.hpp"
 #include "core/op_config.hpp"
@@ -129,7 +129,18 @@ void copy_padded(const core::Tensor& t, std::vector<std::byte>& into) {
     if (!t.bytes.empty()) std::memcpy(into.data(), t.bytes.data(), t.bytes.size());
 }
 
-xnn_status setup(Kernel k, const LoweredShapes& s) {
+// The lowered shapes as XNNPACK's nd setup takes them (the lowering has checked that no dim
+// is negative).
+struct NdShapes {
+    std::vector<std::size_t> a, b;
+    core::Shape output;
+};
+
+NdShapes nd_shapes(const LoweredShapes& s) {
+    return {{s.a.begin(), s.a.end()}, {s.b.begin(), s.b.end()}, s.output};
+}
+
+xnn_status setup(Kernel k, const NdShapes& s) {
     const auto* a = g.a.data();
     const auto* b = g.b.data();
     auto* y = g.out.data();
@@ -150,7 +161,7 @@ xnn_status setup(Kernel k, const LoweredShapes& s) {
     }
 }
 
-int fail(const char* what, Kernel k, xnn_status s, const LoweredShapes& shapes, char* message,
+int fail(const char* what, Kernel k, xnn_status s, const NdShapes& shapes, char* message,
          std::size_t capacity) {
     const auto shape = [](const std::vector<std::size_t>& d) {
         return core::to_string(core::Shape(d.begin(), d.end()));
@@ -163,7 +174,7 @@ int fail(const char* what, Kernel k, xnn_status s, const LoweredShapes& shapes, 
 }
 
 // Runs the operator on the padded inputs into g.out and hands the result to the host.
-int compute(Kernel k, const LoweredShapes& shapes, const eltwise_output& out, char* message,
+int compute(Kernel k, const NdShapes& shapes, const eltwise_output& out, char* message,
             std::size_t capacity) {
     const core::ElementType type = g.call.a.type;
     copy_padded(g.call.a, g.a);
@@ -184,7 +195,8 @@ int run(const eltwise_call& c, const eltwise_output& out, char* message, std::si
     const core::OpVersion& op = *g.call.op;
     core::check_element_types(op, g.call.a.type, g.call.b.type);
     const core::OpConfig config = core::resolve_attributes(op, g.call.attributes);
-    const LoweredShapes shapes = lower_shapes(g.call.a.shape, g.call.b.shape, config.broadcast);
+    const NdShapes shapes =
+        nd_shapes(lower_shapes(g.call.a.shape, g.call.b.shape, config.broadcast));
     const auto k = kernel_for(op.arithmetic, g.call.a.type);
     if (k && g.ops[*k]) return compute(*k, shapes, out, message, capacity);
     // No XNNPACK call to judge numpy shapes here: the converter's shape inference rejects

@@ -1,16 +1,15 @@
-#include "backends/adapters/xnnpack/broadcast_lowering.hpp"
+#include "backends/adapters/converter_lowering.hpp"
 
 #include <algorithm>
+#include <cstddef>
+#include <cstdint>
 
-namespace backends::adapters::xnnpack {
+#include "core/error.hpp"
+
+namespace backends::adapters {
 namespace {
 
-std::vector<std::size_t> dims(const core::Shape& s) {
-    return {s.begin(), s.end()};  // element_count() has checked that no dim is negative
-}
-
-// The numpy output shape without a compatibility check: XNNPACK's setup does that check, and
-// the adapter must not pre-empt the library's answer.
+// The numpy output shape without a compatibility check: the library does that check.
 core::Shape numpy_output(const core::Shape& a, const core::Shape& b) {
     const std::size_t rank = std::max(a.size(), b.size());
     core::Shape out(rank, 1);
@@ -23,24 +22,22 @@ core::Shape numpy_output(const core::Shape& a, const core::Shape& b) {
 }
 
 // B in A's rank: `kept` starting at `axis`, 1 everywhere else.
-std::vector<std::size_t> place_b(std::size_t rank_a, const core::Shape& kept, std::size_t axis) {
-    std::vector<std::size_t> out(rank_a, 1);
+core::Shape place_b(std::size_t rank_a, const core::Shape& kept, std::size_t axis) {
+    core::Shape out(rank_a, 1);
     std::copy(kept.begin(), kept.end(), out.begin() + static_cast<std::ptrdiff_t>(axis));
     return out;
 }
 
 // ONNX Mul-1/6 broadcast=1: a one-element B stretches everywhere; otherwise B's dims sit at
 // `axis`, or at A's end when axis is unset (suffix matching).
-std::vector<std::size_t> legacy_b(const core::Shape& a, const core::Shape& b,
-                                  const core::BroadcastSpec& spec) {
+core::Shape legacy_b(const core::Shape& a, const core::Shape& b, const core::BroadcastSpec& spec) {
     if (core::element_count(b) == 1) return place_b(a.size(), {}, 0);
     const auto axis = spec.axis.value_or(static_cast<std::int64_t>(a.size() - b.size()));
     return place_b(a.size(), b, static_cast<std::size_t>(axis));
 }
 
 // OpenVINO pdpd: axis -1 means rank(A) - rank(B) with B as given; then B's trailing 1s go.
-std::vector<std::size_t> pdpd_b(const core::Shape& a, const core::Shape& b,
-                                const core::BroadcastSpec& spec) {
+core::Shape pdpd_b(const core::Shape& a, const core::Shape& b, const core::BroadcastSpec& spec) {
     std::int64_t axis = spec.axis.value_or(-1);
     if (axis == -1)
         axis = static_cast<std::int64_t>(a.size()) - static_cast<std::int64_t>(b.size());
@@ -50,23 +47,35 @@ std::vector<std::size_t> pdpd_b(const core::Shape& a, const core::Shape& b,
     return place_b(a.size(), kept, static_cast<std::size_t>(axis));
 }
 
+// An axis past A's rank never fits (B has rank >= 0), as core::broadcast_shape would also say;
+// rejected here first because its fit check `axis + rank(B)` overflows for an axis near
+// INT64_MAX, which the attribute validation lets through.
+void reject_axis_past_rank(const core::Shape& a, const core::BroadcastSpec& spec) {
+    if (spec.axis && *spec.axis > static_cast<std::int64_t>(a.size()))
+        throw core::Error(core::ErrorKind::shape, "cannot broadcast A " + core::to_string(a) +
+                                                      " (" + core::to_string(spec) +
+                                                      "): the axis is past A's rank");
+}
+
 }  // namespace
 
 LoweredShapes lower_shapes(const core::Shape& a, const core::Shape& b,
                            const core::BroadcastSpec& spec) {
-    core::element_count(a);  // rejects negative dims before they become size_t
+    core::element_count(a);  // rejects negative dims before they reach a library as sizes
     core::element_count(b);
-    if (spec.rule == core::BroadcastRule::numpy) return {dims(a), dims(b), numpy_output(a, b)};
-    // The converter's own check of a rule XNNPACK does not know; throws core::Error(shape).
+    if (spec.rule == core::BroadcastRule::numpy) return {a, b, numpy_output(a, b)};
+    // The converter's own check of a rule the library does not know; throws core::Error(shape).
+    // After it, B fits in A at the axis, so place_b stays inside A's rank.
+    reject_axis_past_rank(a, spec);
     core::broadcast_shape(a, b, spec);
     switch (spec.rule) {
         case core::BroadcastRule::onnx_legacy:
-            return {dims(a), legacy_b(a, b, spec), a};
+            return {a, legacy_b(a, b, spec), a};
         case core::BroadcastRule::pdpd:
-            return {dims(a), pdpd_b(a, b, spec), a};
+            return {a, pdpd_b(a, b, spec), a};
         default:  // none: equal shapes, checked above
-            return {dims(a), dims(b), a};
+            return {a, b, a};
     }
 }
 
-}  // namespace backends::adapters::xnnpack
+}  // namespace backends::adapters
