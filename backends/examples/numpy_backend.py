@@ -65,12 +65,13 @@ def hello():
     return {"protocol": PROTOCOL, "name": "numpy", "version": np.__version__, "ops": claims()}
 
 
-def check_types(op, a, b):
+def check_types(op, a, b, allowed=None):
+    """Rejects boolean, mixed and disallowed types (`allowed`: op -> types, default ALLOWED)."""
     if "boolean" in (a, b):
         raise Rejected("type", f"{op}: arguments cannot have boolean element type")
     if a != b:
         raise Rejected("type", f"{op}: A is {a} but B is {b}; both must have the same type")
-    if a not in ALLOWED[op]:
+    if a not in (allowed or ALLOWED)[op]:
         raise Rejected("type", f"{op} does not allow element type {a}")
 
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <list>
 #include <stdexcept>
 #include <vector>
 
@@ -32,20 +33,28 @@ void to_tensor(const eltwise_tensor& from, core::Tensor& into) {
     into.bytes.assign(data, data + from.byte_size);
 }
 
-// Strings and claims for the whole op table; built once, never freed.
+// Strings and claims for (part of) the op table; kept until the process exits.
 struct OpTableClaims {
+    std::string name, version;
     std::vector<std::string> ops, types;
     std::vector<eltwise_claim> claims;
     eltwise_backend_info info{};
 
-    OpTableClaims(const char* name, const char* version) {
+    OpTableClaims(std::string name_, std::string version_,
+                  const std::function<bool(const core::OpVersion&, core::ElementType)>& runs)
+        : name(std::move(name_)), version(std::move(version_)) {
         for (const core::OpVersion& op : core::op_versions()) {
+            std::vector<core::ElementType> run;
+            for (core::ElementType t : op.element_types)
+                if (runs(op, t)) run.push_back(t);
+            if (run.empty()) continue;
             ops.push_back(op.id());
-            types.push_back(core::to_string(op.element_types));
+            types.push_back(core::to_string(run));
         }
         for (std::size_t i = 0; i < ops.size(); ++i)
             claims.push_back({ops[i].c_str(), types[i].c_str()});
-        info = {ELTWISE_BACKEND_ABI_VERSION, name, version, claims.size(), claims.data()};
+        info = {ELTWISE_BACKEND_ABI_VERSION, name.c_str(), version.c_str(), claims.size(),
+                claims.data()};
     }
 };
 
@@ -64,8 +73,16 @@ void to_core(const eltwise_call& call, CoreCall& into) {
 }
 
 const eltwise_backend_info* claim_whole_op_table(const char* name, const char* version) {
-    static const OpTableClaims claims(name, version);
+    static const OpTableClaims claims(
+        name, version, [](const core::OpVersion&, core::ElementType) { return true; });
     return &claims.info;
+}
+
+const eltwise_backend_info* claim_op_table(
+    std::string name, std::string version,
+    const std::function<bool(const core::OpVersion&, core::ElementType)>& runs) {
+    static std::list<OpTableClaims> made;  // stable addresses, kept until the process exits
+    return &made.emplace_back(std::move(name), std::move(version), runs).info;
 }
 
 void write_message(char* message, std::size_t capacity, std::string_view text) {

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <exception>
+#include <functional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -31,6 +32,12 @@ void to_core(const eltwise_call& call, CoreCall& into);
 // Info naming the plugin and claiming every (op version, type) the op table allows. The info
 // and its strings live until the process exits.
 const eltwise_backend_info* claim_whole_op_table(const char* name, const char* version);
+
+// The same for the (op version, type) pairs of the op table that `runs` accepts; an op version
+// with none is not claimed. Builds new info at each call (a plugin calls it once, in init).
+const eltwise_backend_info* claim_op_table(
+    std::string name, std::string version,
+    const std::function<bool(const core::OpVersion&, core::ElementType)>& runs);
 
 // Copies `text` into message, truncated to capacity - 1 bytes, NUL-terminated.
 void write_message(char* message, std::size_t capacity, std::string_view text);

@@ -51,11 +51,16 @@ TEST(Html, NeedsNothingFromTheNetwork) {
 // validator writes them (long message, float mismatches with bits, a minimal case, files).
 TEST(Html, StaysUnderFiveMegabytesWhenEveryCellFails) {
     ScratchDir dir;
-    nlohmann::json mismatch = {{"index", 123456}, {"category", "rounding"},
-                               {"a", "-1.17549435e-38"}, {"b", "3.40282347e+38"},
-                               {"expected", "-3.99999976"}, {"actual", "-4.00000000"},
-                               {"a_bits", "0x80800000"}, {"b_bits", "0x7f7fffff"},
-                               {"expected_bits", "0xc07fffff"}, {"actual_bits", "0xc0800000"}};
+    nlohmann::json mismatch = {{"index", 123456},
+                               {"category", "rounding"},
+                               {"a", "-1.17549435e-38"},
+                               {"b", "3.40282347e+38"},
+                               {"expected", "-3.99999976"},
+                               {"actual", "-4.00000000"},
+                               {"a_bits", "0x80800000"},
+                               {"b_bits", "0x7f7fffff"},
+                               {"expected_bits", "0xc07fffff"},
+                               {"actual_bits", "0xc0800000"}};
     std::vector<nlohmann::json> lines = {run_line("x", "1")};
     for (const core::OpVersion& op : core::op_versions())
         for (const core::ElementTypeInfo& t : core::kElementTypes)

@@ -135,17 +135,8 @@ def pdpd_b_shape(a, b, axis):
     return tuple(kept) + (1,) * (len(a) - start - len(kept))
 
 
-def _check_legacy_types(op, a, b):
-    if "boolean" in (a, b):
-        raise Rejected("type", f"{op}: arguments cannot have boolean element type")
-    if a != b:
-        raise Rejected("type", f"{op}: A is {a} but B is {b}; both must have the same type")
-    if a not in LEGACY_ALLOWED[op]:
-        raise Rejected("type", f"{op} does not allow element type {a}")
-
-
 def _plan_legacy(op, request, a, b):
-    _check_legacy_types(op, request["a"]["dtype"], request["b"]["dtype"])
+    example.check_types(op, request["a"]["dtype"], request["b"]["dtype"], LEGACY_ALLOWED)
     broadcast, axis = legacy_attributes(op, request.get("attributes", {}))
     if not broadcast:
         if a != b:

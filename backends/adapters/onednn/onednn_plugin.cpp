@@ -64,13 +64,6 @@ Engine& cpu() {
     return e;
 }
 
-struct Info {
-    std::string version;
-    std::vector<std::string> ops, types;  // a claimed op version and its space-separated types
-    std::vector<eltwise_claim> claims;
-    eltwise_backend_info info{};
-};
-
 std::string version_text() {
     const dnnl_version_t* v = dnnl_version();
     std::string text =
@@ -97,22 +90,11 @@ bool runs(dnnl::algorithm algorithm, memory::data_type type) {
 
 // Claims every type of a version's schema that oneDNN runs here.
 const eltwise_backend_info* make_info() {
-    static Info info;
-    info.version = version_text();
-    for (const core::OpVersion& op : core::op_versions()) {
-        std::string types;
-        for (const core::ElementType t : op.element_types)
-            if (const auto type = onednn_type(core::name(t)); type && runs(algorithm_of(op), *type))
-                types += (types.empty() ? "" : " ") + std::string(core::name(t));
-        if (types.empty()) continue;
-        info.ops.push_back(op.id());
-        info.types.push_back(types);
-    }
-    for (std::size_t i = 0; i < info.ops.size(); ++i)
-        info.claims.push_back({info.ops[i].c_str(), info.types[i].c_str()});
-    info.info = {ELTWISE_BACKEND_ABI_VERSION, "oneDNN", info.version.c_str(), info.claims.size(),
-                 info.claims.data()};
-    return &info.info;
+    return backends::plugins::claim_op_table("oneDNN", version_text(),
+                                             [](const core::OpVersion& op, core::ElementType t) {
+                                                 const auto type = onednn_type(core::name(t));
+                                                 return type && runs(algorithm_of(op), *type);
+                                             });
 }
 
 // ---- one call ----

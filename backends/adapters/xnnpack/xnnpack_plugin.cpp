@@ -33,9 +33,6 @@ constexpr const char* kKernelNames[kernel_count] = {"multiply_nd_f32", "multiply
 struct State {
     xnn_operator_t ops[kernel_count] = {};  // null where creation failed (e.g. no F16 hardware)
     pthreadpool_t threadpool = nullptr;
-    std::vector<std::string> op_ids, types;
-    std::vector<eltwise_claim> claims;
-    eltwise_backend_info info{};
     // Reused between calls for their capacity only.
     backends::plugins::CoreCall call;
     std::vector<std::byte> a, b, out;
@@ -97,20 +94,12 @@ std::optional<Kernel> kernel_for(core::Arithmetic arithmetic, core::ElementType 
 }
 
 // Claims every (op version, type) whose operator exists and was created on this CPU.
-void build_claims() {
-    for (const core::OpVersion& op : core::op_versions()) {
-        std::string types;
-        for (core::ElementType t : op.element_types)
-            if (const auto k = kernel_for(op.arithmetic, t); k && g.ops[*k])
-                types += (types.empty() ? "" : " ") + std::string(core::name(t));
-        if (types.empty()) continue;
-        g.op_ids.push_back(op.id());
-        g.types.push_back(types);
-    }
-    for (std::size_t i = 0; i < g.op_ids.size(); ++i)
-        g.claims.push_back({g.op_ids[i].c_str(), g.types[i].c_str()});
-    g.info = {ELTWISE_BACKEND_ABI_VERSION, "XNNPACK", ELTWISE_XNNPACK_VERSION, g.claims.size(),
-              g.claims.data()};
+const eltwise_backend_info* claims() {
+    return backends::plugins::claim_op_table("XNNPACK", ELTWISE_XNNPACK_VERSION,
+                                             [](const core::OpVersion& op, core::ElementType t) {
+                                                 const auto k = kernel_for(op.arithmetic, t);
+                                                 return k && g.ops[*k];
+                                             });
 }
 
 bool parse_threads(int argc, const char* const* argv, std::size_t& threads) {
@@ -232,8 +221,7 @@ const eltwise_backend_info* eltwise_backend_init(int argc, const char* const* ar
     }
     for (int k = 0; k < xp::kernel_count; ++k)
         if (xp::create(xp::Kernel(k), &xp::g.ops[k]) != xnn_status_success) xp::g.ops[k] = nullptr;
-    xp::build_claims();
-    return &xp::g.info;
+    return xp::claims();
 }
 
 int eltwise_backend_run(const eltwise_call* call, const eltwise_output* out, char* message,
