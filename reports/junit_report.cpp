@@ -69,6 +69,11 @@ std::string detailed_body(const nlohmann::json& line) {
     if (line.contains("categories"))
         body += "categories: " + categories_text(line["categories"]) + "\n";
     body += line.value("message", "") + "\n";
+    if (line.contains("minimal") && line.contains("mismatches")) {
+        body += "first mismatches of the case:\n";
+        for (const nlohmann::json& mismatch : line["mismatches"])
+            body += mismatch_text(mismatch);
+    }
     if (line.contains("minimal")) {
         const nlohmann::json& m = line["minimal"];
         body += "minimal case " + m.value("case", "") + ": shapes " + shapes_text(m) +

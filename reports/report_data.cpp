@@ -81,6 +81,18 @@ nlohmann::json first_run_line(const std::string& file) {
     throw core::Error(core::ErrorKind::input, file + ": no run line: not a results.jsonl file");
 }
 
+// The first `limit` mismatches, and the first one of each category beyond them.
+nlohmann::json first_of_each_category(const nlohmann::json& list, std::size_t limit) {
+    nlohmann::json out = nlohmann::json::array();
+    std::set<std::string> shown;
+    for (const nlohmann::json& m : list) {
+        const std::string category = m.value("category", "");
+        if (out.size() < limit || !shown.count(category)) out.push_back(m);
+        shown.insert(category);
+    }
+    return out;
+}
+
 nlohmann::json trimmed_result(const nlohmann::json& line, const Limits& limits) {
     nlohmann::json out = line;
     if (out.contains("message") && out["message"].is_string()) {
@@ -88,19 +100,19 @@ nlohmann::json trimmed_result(const nlohmann::json& line, const Limits& limits) 
         if (m.size() > limits.message_chars) m = m.substr(0, limits.message_chars) + " ...";
         out["message"] = m;
     }
-    if (out.contains("mismatches") && out["mismatches"].size() > limits.mismatches) {
-        nlohmann::json& list = out["mismatches"];
-        list.erase(list.begin() + static_cast<std::ptrdiff_t>(limits.mismatches), list.end());
-    }
+    if (out.contains("mismatches") && out["mismatches"].size() > limits.mismatches)
+        out["mismatches"] = first_of_each_category(out["mismatches"], limits.mismatches);
     return out;
 }
 
-// A failure as reports list it: the minimal case's mismatches stand for the case's own.
+// A failure as reports list it: the minimal case's mismatches stand for the case's own, except
+// for an exhaustive block, whose own mismatches are the first pairs of each category.
 nlohmann::json trimmed_failure(const nlohmann::json& line, const Limits& limits) {
     nlohmann::json out = trimmed_result(line, limits);
+    const bool exhaustive = line.value("source", "").starts_with("exhaustive");
     if (out.contains("minimal")) {
         out["minimal"] = trimmed_result(out["minimal"], limits);
-        out.erase("mismatches");
+        if (!exhaustive) out.erase("mismatches");
     }
     return out;
 }

@@ -2,18 +2,22 @@
 
 #include <stdexcept>
 
+#include "validator/exhaustive16_cases.hpp"
 #include "validator/random_cases.hpp"
 
 namespace validator {
 
 const std::vector<std::string_view>& source_names() {
-    static const std::vector<std::string_view> names = {"spec",    "edge",        "random",
-                                                        "invalid", "exhaustive8", "onnx"};
+    static const std::vector<std::string_view> names = {
+        "spec", "edge", "random", "invalid", "exhaustive8", "onnx", "exhaustive16"};
     return names;
 }
 
+// exhaustive16 (2^32 pairs per function) runs only when asked for.
 const std::vector<std::string_view>& default_source_names() {
-    return source_names();  // none of today's sources is long
+    static const std::vector<std::string_view> names(source_names().begin(),
+                                                     source_names().end() - 1);
+    return names;
 }
 
 std::vector<PlannedCase> plan_source(std::string_view source, const SourceOptions& options) {
@@ -23,6 +27,7 @@ std::vector<PlannedCase> plan_source(std::string_view source, const SourceOption
     if (source == "invalid") return plan_invalid_cases(options.seed, options.count);
     if (source == "exhaustive8") return plan_exhaustive8_cases();
     if (source == "onnx") return plan_onnx_cases(options.onnx_dirs);
+    if (source == "exhaustive16") return plan_exhaustive16_cases();
     std::string known;
     for (std::string_view s : source_names())
         known += (known.empty() ? "" : ", ") + std::string(s);
@@ -37,6 +42,7 @@ std::optional<PlannedCase> plan_case(std::string_view id, const SourceOptions& o
             std::string(id),     "random", k.combination->op,
             k.combination->type, true,     [k] { return case_data(random_case(k)); }};
     }
+    if (auto key = parse_exhaustive16_case_id(id)) return exhaustive16_planned_case(*key);
     const std::string_view source = id.substr(0, id.find(':'));
     for (PlannedCase& c : plan_source(source, options))
         if (c.id == id) return std::move(c);

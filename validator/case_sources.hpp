@@ -21,7 +21,7 @@ struct SourceOptions {
     std::function<bool(const PlannedCase&)> claimed = [](const PlannedCase&) { return true; };
 };
 
-// Every source, and those run when --cases is not given (all but the long ones).
+// Every source, and those run when --cases is not given (all but exhaustive16).
 const std::vector<std::string_view>& source_names();
 const std::vector<std::string_view>& default_source_names();
 

@@ -5,11 +5,19 @@
 #include "backends/process_backend.hpp"
 #include "core/large_buffers.hpp"
 #include "validator/backend_choice.hpp"
+#include "validator/case_sources.hpp"
 #include "validator/commands.hpp"
 
 namespace {
 
 constexpr int kUsageError = 2;
+
+std::string joined(const std::vector<std::string_view>& names) {
+    std::string out;
+    for (std::string_view n : names)
+        out += (out.empty() ? "" : ", ") + std::string(n);
+    return out;
+}
 
 // Appends comma-separated values to a list option (--cases spec,edge --cases random).
 CLI::Option* add_list(CLI::App& app, const std::string& name, std::vector<std::string>& list,
@@ -26,11 +34,17 @@ void add_run_options(CLI::App& run, validator::RunOptions& o) {
                                    "Out-of-process backend command (eltwise-backend/1)");
     backend->excludes(command);
     add_list(run, "--cases", o.cases,
-             "Case sources: spec, edge, random, invalid, exhaustive8, onnx (default: all)");
+             "Case sources: " + joined(validator::source_names()) +
+                 " (default: " + joined(validator::default_source_names()) + ")");
     add_list(run, "--op", o.ops, "Only these op versions (e.g. onnx.Div-14)");
     add_list(run, "--dtype", o.dtypes, "Only these element types of input A");
     add_list(run, "--source", o.sources, "Only cases of these sources");
     run.add_option("--case", o.case_ids, "Replay exactly this case id (repeatable)");
+    run.add_option("--shard", o.shard,
+                   "Run only part K of N (1 <= K <= N): disjoint, deterministic by case id; "
+                   "`report` merges the parts");
+    run.add_flag("--list-cases", o.list_cases,
+                 "Print the ids of the cases the other options select, one per line, and exit");
     run.add_option("--onnx-dir", o.onnx_dirs,
                    "ONNX node-test dir, or a dir of them, for the onnx source (repeatable)");
     run.add_option("--seed", o.seed, "Seed of the random and invalid cases")->capture_default_str();

@@ -323,6 +323,10 @@ Mismatch describe_element(const Operands& t, Outcome o, std::int64_t i, std::int
     return m;
 }
 
+// Besides the first `limit` mismatches, the first few of every category, so that a category that
+// starts late in a large output (an exhaustive16 block) still shows its own examples.
+constexpr std::int64_t kFirstPerCategory = 3;
+
 // Counts per outcome while walking; turned into Comparison's maps once at the end.
 struct Tally {
     std::array<std::int64_t, kCategoryNames.size() + kFirstCategory> counts{};
@@ -349,8 +353,8 @@ Tally compare_elements(const core::PreparedCall& call, const Operands& t,
             const std::int64_t ia = a0 + j * sa, ib = b0 + j * sb;
             const Outcome o = classify(e[ui], act[ui], x[static_cast<std::size_t>(ia)],
                                        y[static_cast<std::size_t>(ib)], op);
-            ++tally.counts[static_cast<std::size_t>(o)];
-            if (o >= Outcome::nan && tally.first.size() < limit)
+            const std::int64_t seen = tally.counts[static_cast<std::size_t>(o)]++;
+            if (o >= Outcome::nan && (tally.first.size() < limit || seen < kFirstPerCategory))
                 tally.first.push_back(describe_element(t, o, i, ia, ib));
         }
     });

@@ -43,7 +43,8 @@ struct Mismatch {
 
 struct Comparison {
     std::map<std::string, std::int64_t> categories;  // mismatching elements per category
-    std::vector<Mismatch> first;                     // the first `limit` mismatches, by index
+    // The first `limit` mismatches and the first 3 of every category, by index.
+    std::vector<Mismatch> first;
     std::set<std::string>
         allowances;  // "ulp", "ftz": an element passed only because of that option
     bool passed() const { return categories.empty(); }

@@ -2,12 +2,39 @@
 // merged: the shards of one run, or runs of several backends (the scoreboard).
 #include <filesystem>
 #include <iostream>
+#include <map>
+#include <set>
 #include <stdexcept>
 
 #include "validator/commands.hpp"
+#include "validator/sharding.hpp"
 
 namespace validator {
 namespace {
+
+// The shards of one backend's runs (`run --shard K/N`) should be 1/N .. N/N, each once.
+std::string shard_problems(const reports::BackendReport& b) {
+    std::map<std::string, int> seen;
+    std::set<int> counts;
+    for (const nlohmann::json& run : b.runs) {
+        const Shard s = parse_shard(run.value("shard", "1/1"));
+        ++seen[s.text()];
+        counts.insert(s.count);
+    }
+    if (counts.size() > 1) return "results of different --shard counts are merged";
+    const int n = *counts.begin();
+    if (n == 1 && seen["1/1"] > 1)
+        return "several unsharded runs of this backend are merged: a case run by each is "
+               "counted once per run";
+    std::string problems;
+    for (int k = 1; k <= n; ++k) {
+        const std::string text = Shard{k, n}.text();
+        if (seen[text] == 1) continue;
+        problems += (problems.empty() ? "" : ", ") + std::string("shard ") + text +
+                    (seen[text] == 0 ? " is missing" : " appears more than once");
+    }
+    return problems;
+}
 
 void print_backend(const reports::BackendReport& b) {
     std::cout << b.label << ": " << reports::sum(b.totals) << " cases";
@@ -19,6 +46,8 @@ void print_backend(const reports::BackendReport& b) {
     for (const nlohmann::json& run : b.runs)
         if (run.contains("error"))
             std::cout << "  the run did not start: " << run["error"].get<std::string>() << "\n";
+    const std::string shards = shard_problems(b);
+    if (!shards.empty()) std::cout << "  warning: " << shards << "\n";
 }
 
 // An output written over one of the results files would lose the source of truth.

@@ -37,7 +37,7 @@ void add_result(nlohmann::json& j, const CaseResult& result) {
 }
 
 nlohmann::json minimal_json(const ShrinkOutcome& m) {
-    nlohmann::json j = {{"case", random_case_id(m.key)},
+    nlohmann::json j = {{"case", m.id},
                         {"shapes", {m.data.a.shape, m.data.b.shape}},
                         {"attributes", m.data.attributes},
                         {"status", name(m.result.status)},
@@ -93,7 +93,7 @@ nlohmann::json case_line(const CaseRecord& r) {
     }
     add_result(j, result);
     if (r.minimal) {
-        j["shrunk"] = random_case_id(r.minimal->key);
+        j["shrunk"] = r.minimal->id;
         j["minimal"] = minimal_json(*r.minimal);
     }
     if (!r.files.empty()) j["files"] = r.files;

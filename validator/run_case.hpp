@@ -25,7 +25,7 @@ struct CaseData {
 
 struct PlannedCase {
     std::string id;      // replayable with `run --case ID`
-    std::string source;  // spec, edge, random, invalid, exhaustive8, onnx
+    std::string source;  // a name of case_sources.hpp's source_names()
     const core::OpVersion* op = nullptr;
     core::ElementType dtype = core::ElementType::f32;  // A's type
     bool valid = true;

@@ -19,12 +19,16 @@
 #include "validator/repro_files.hpp"
 #include "validator/results_file.hpp"
 #include "validator/run_summary.hpp"
+#include "validator/sharding.hpp"
 #include "validator/shrinking.hpp"
 
 namespace validator {
 namespace {
 
 constexpr std::size_t kFindingsShown = 20;
+// Repro .npy files are written for cases up to this many output elements (a block of
+// exhaustive16 that could not be narrowed would write 100 MiB; its id replays it).
+constexpr std::int64_t kReproElementLimit = std::int64_t{1} << 20;
 
 // The command that reruns one case with the same backend and policy.
 std::string replay_line(const RunOptions& o, const std::string& id) {
@@ -89,6 +93,10 @@ std::vector<PlannedCase> plan_run(const RunOptions& o, const SourceOptions& sour
         };
         return !has(ops, c.op) || !has(dtypes, c.dtype) || !has(o.sources, c.source);
     });
+    if (!o.shard.empty()) {
+        const Shard shard = parse_shard(o.shard);
+        std::erase_if(planned, [&](const PlannedCase& c) { return !in_shard(c.id, shard); });
+    }
     return planned;
 }
 
@@ -115,6 +123,7 @@ nlohmann::json run_line(const RunOptions& o, const backends::Hello* hello,
         {"policy", {{"nan", o.nan}, {"ulp", o.ulp}, {"allow_ftz", o.allow_ftz}}},
         {"backend_command", o.backend_cmd.empty() ? "--backend " + o.backend : o.backend_cmd}};
     if (!o.label.empty()) run["label"] = o.label;
+    if (!o.shard.empty()) run["shard"] = parse_shard(o.shard).text();
     if (hello) run["backend"] = nlohmann::json::parse(backends::to_line(*hello));
     if (!error.empty()) run["error"] = error;
     return {{"run", run}};
@@ -136,23 +145,37 @@ struct Runner {
         return evaluate_case(backend, op, data, settings, next_call++);
     }
 
-    // A random case that failed or crashed: the minimal case that fails the same way.
+    // A random case that failed or crashed, or an exhaustive16 block that failed, crashed or
+    // hung: the minimal case that fails the same way.
     std::optional<ShrinkOutcome> shrink(const PlannedCase& c, const CaseResult& result) {
+        const auto run = [&](const CaseData& d) { return evaluate(*c.op, d); };
+        const Status s = result.status;
+        if (s != Status::failed && s != Status::crashed && s != Status::hung) return std::nullopt;
+        if (const auto key = parse_exhaustive16_case_id(c.id))
+            return narrow_block_failure(*key, result, options.shrink_budget, run);
         const auto key = parse_random_case_id(c.id);
-        if (!key || (result.status != Status::failed && result.status != Status::crashed))
-            return std::nullopt;
-        return shrink_failure(*key, result, options.shrink_budget,
-                              [&](const CaseData& d) { return evaluate(*c.op, d); });
+        if (!key || s == Status::hung) return std::nullopt;
+        return shrink_failure(*key, result, options.shrink_budget, run);
     }
 
     // The repro files of a deviation: of its minimal case when it was shrunk.
     std::vector<std::string> save(const PlannedCase& c, const CaseData& data, CaseResult& result,
                                   const std::optional<ShrinkOutcome>& minimal) {
-        const std::string id = minimal ? random_case_id(minimal->key) : c.id;
+        const std::string id = minimal ? minimal->id : c.id;
+        const CaseData& shown = minimal ? minimal->data : data;
+        const CaseResult& shown_result = minimal ? minimal->result : result;
         try {
+            const std::int64_t elements =
+                std::max({shown.a.size(), shown.b.size(), shown_result.expected.value.size(),
+                          shown_result.actual.size()});
+            if (elements > kReproElementLimit) {
+                result.message += " | repro files not saved: " + std::to_string(elements) +
+                                  " elements; `run --case` replays it";
+                return {};
+            }
             const std::filesystem::path out = std::filesystem::absolute(options.out);
-            return save_repro((out.lexically_normal() / repro_dir_name(id)).string(), *c.op,
-                              minimal ? minimal->data : data, minimal ? minimal->result : result);
+            return save_repro((out.lexically_normal() / repro_dir_name(id)).string(), *c.op, shown,
+                              shown_result);
         } catch (const std::exception& e) {
             result.message += std::string(" | repro files not saved: ") + e.what();
             return {};
@@ -168,7 +191,7 @@ struct Runner {
         }
         nlohmann::json line = case_line({&c, data, &result, minimal ? &*minimal : nullptr, files});
         if (is_deviation(result.status))
-            line["replay"] = replay_line(options, minimal ? random_case_id(minimal->key) : c.id);
+            line["replay"] = replay_line(options, minimal ? minimal->id : c.id);
         results.append(line);
         if (data && !data->note.empty()) notes.push_back(c.id + ": " + data->note);
         summary.add(c.op ? c.op->id() : "", result.status);
@@ -202,13 +225,27 @@ struct Runner {
         return text + "\n    " + line.value("replay", "");
     }
 
+    // Runs the case; for an exhaustive16 block, counts its pairs and wall time.
     void run(const PlannedCase& c) {
+        const auto start = std::chrono::steady_clock::now();
+        const bool checked = run_claimed(c);
+        const auto key =
+            c.source == "exhaustive16" ? parse_exhaustive16_case_id(c.id) : std::nullopt;
+        if (checked && key)
+            summary.add_sweep(
+                key->function.id, key->block.pairs(),
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    }
+
+    // Runs the case; false when it ended UNSUPPORTED or ERROR without reaching the backend.
+    bool run_claimed(const PlannedCase& c) {
         if (!claimed(backend.hello(), c, c.valid)) {
             CaseResult r;
             r.status = Status::unsupported;
             r.message = "the backend does not claim " + (c.op ? c.op->id() : "") + " " +
                         std::string(core::name(c.dtype));
-            return record(c, nullptr, std::move(r));
+            record(c, nullptr, std::move(r));
+            return false;
         }
         CaseData data;
         try {
@@ -217,15 +254,18 @@ struct Runner {
             CaseResult r;
             r.status = Status::error;
             r.message = std::string("the validator could not build this case: ") + e.what();
-            return record(c, nullptr, std::move(r));
+            record(c, nullptr, std::move(r));
+            return false;
         }
         if (data.valid != c.valid && !claimed(backend.hello(), c, data.valid)) {
             CaseResult r;
             r.status = Status::unsupported;
             r.message = "the backend does not claim this (op version, type)";
-            return record(c, &data, std::move(r));
+            record(c, &data, std::move(r));
+            return false;
         }
         record(c, &data, evaluate(*c.op, data));
+        return true;
     }
 };
 
@@ -240,6 +280,7 @@ void print_findings(const Runner& r) {
 int finish(Runner& r) {
     std::cout << "\n";
     r.summary.print_table(std::cout);
+    r.summary.print_sweeps(std::cout);
     const std::size_t findings = r.new_findings.size();
     std::cout << "\n"
               << r.summary.done() << " cases; " << findings
@@ -260,13 +301,14 @@ int run_run(const RunOptions& o) {
     EvaluationSettings settings{policy_of(o), o.timeout_seconds};
     std::vector<Expectation> expectations;
     if (o.expected) expectations = read_expectations(*o.expected);
-    std::filesystem::create_directories(o.out);
-    ResultsFile results(o.out + "/results.jsonl");
     std::unique_ptr<backends::Backend> backend;
     try {
         backend = open_backend(o.backend, o.backend_cmd);
     } catch (const backends::BackendStartError& e) {
-        results.append(run_line(o, nullptr, std::string("PROTOCOL_ERROR: ") + e.what()));
+        if (o.list_cases) throw;
+        std::filesystem::create_directories(o.out);
+        ResultsFile(o.out + "/results.jsonl")
+            .append(run_line(o, nullptr, std::string("PROTOCOL_ERROR: ") + e.what()));
         std::cerr << "eltwise-validate: PROTOCOL_ERROR for the whole run: " << e.what() << "\n";
         write_run_reports(o.out);
         return 1;
@@ -274,7 +316,15 @@ int run_run(const RunOptions& o) {
     const backends::Hello& hello = backend->hello();
     SourceOptions sources{o.seed, o.count, o.onnx_dirs,
                           [&](const PlannedCase& c) { return claimed(hello, c, true); }};
+    // Planned before anything is written: a usage error leaves an earlier results file alone.
     const std::vector<PlannedCase> planned = plan_run(o, sources);
+    if (o.list_cases) {
+        for (const PlannedCase& c : planned)
+            std::cout << c.id << "\n";
+        return 0;
+    }
+    std::filesystem::create_directories(o.out);
+    ResultsFile results(o.out + "/results.jsonl");
     results.append(run_line(o, &hello, ""));
     Runner runner{o,
                   *backend,

@@ -15,6 +15,14 @@ void RunSummary::add(const std::string& op_id, Status s) {
     ++per_op_[op_id.empty() ? "(none)" : op_id][static_cast<std::size_t>(s)];
 }
 
+void RunSummary::add_sweep(const std::string& function, std::int64_t pairs, double seconds) {
+    if (sweeps_.empty() || sweeps_.back().first != function) sweeps_.push_back({function, {}});
+    sweeps_.back().second.pairs += pairs;
+    sweeps_.back().second.seconds += seconds;
+    all_sweeps_.pairs += pairs;
+    all_sweeps_.seconds += seconds;
+}
+
 std::int64_t RunSummary::count(Status s) const {
     return totals_[static_cast<std::size_t>(s)];
 }
@@ -26,10 +34,33 @@ std::string RunSummary::progress_line() const {
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     const double rate = seconds > 0 ? static_cast<double>(done_) / seconds : 0;
-    char tail[64];
+    char tail[96];
     std::snprintf(tail, sizeof tail, "  %.0f cases/s  ETA %.0fs", rate,
                   rate > 0 ? static_cast<double>(total_ - done_) / rate : 0.0);
-    return line + tail;
+    line += tail;
+    if (all_sweeps_.seconds > 0) {
+        std::snprintf(tail, sizeof tail, "  %.0f M pairs/s",
+                      static_cast<double>(all_sweeps_.pairs) / all_sweeps_.seconds / 1e6);
+        line += tail;
+    }
+    return line;
+}
+
+void RunSummary::print_sweeps(std::ostream& os) const {
+    if (sweeps_.empty()) return;
+    char row[160];
+    std::snprintf(row, sizeof row, "\n%-32s %14s %10s %14s\n", "exhaustive function", "pairs",
+                  "seconds", "M pairs/s");
+    os << row;
+    auto print = [&](const std::string& name, const Sweep& s) {
+        std::snprintf(row, sizeof row, "%-32s %14lld %10.2f %14.1f\n", name.c_str(),
+                      static_cast<long long>(s.pairs), s.seconds,
+                      s.seconds > 0 ? static_cast<double>(s.pairs) / s.seconds / 1e6 : 0.0);
+        os << row;
+    };
+    for (const auto& [name, sweep] : sweeps_)
+        print(name, sweep);
+    if (sweeps_.size() > 1) print("(all)", all_sweeps_);
 }
 
 void RunSummary::print_table(std::ostream& os) const {

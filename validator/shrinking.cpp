@@ -1,6 +1,7 @@
 #include "validator/shrinking.hpp"
 
 #include <algorithm>
+#include <utility>
 
 namespace validator {
 
@@ -49,9 +50,61 @@ std::optional<ShrinkOutcome> shrink_failure(const RandomCaseKey& key, const Case
             at.shrink_path.push_back(i);
             node = std::move(*candidate);
             size = candidate_size;
-            best = ShrinkOutcome{at, std::move(data), std::move(result), 0};
+            best = ShrinkOutcome{random_case_id(at), std::move(data), std::move(result), 0};
             descended = true;
             break;
+        }
+    }
+    if (best) best->tries = tries;
+    return best;
+}
+
+namespace {
+
+// The two halves of a block: of its B rows while it has more than one, else of its A columns.
+std::pair<PairBlock, PairBlock> halves(const PairBlock& b) {
+    PairBlock low = b, high = b;
+    if (b.b_count() > 1) {
+        low.b_last = b.b_first + static_cast<std::uint32_t>(b.b_count() / 2) - 1;
+        high.b_first = low.b_last + 1;
+    } else {
+        low.a_last = b.a_first + static_cast<std::uint32_t>(b.a_count() / 2) - 1;
+        high.a_first = low.a_last + 1;
+    }
+    return {low, high};
+}
+
+}  // namespace
+
+std::optional<ShrinkOutcome> narrow_block_failure(
+    const Exhaustive16Key& key, const CaseResult& original, int budget,
+    const std::function<CaseResult(const CaseData&)>& run) {
+    std::optional<ShrinkOutcome> best;
+    int tries = 0;
+    const auto attempt = [&](const PairBlock& block) {
+        const Exhaustive16Key candidate{key.function, block};
+        CaseData data = exhaustive16_case_data(candidate);
+        CaseResult result = run(data);
+        ++tries;
+        if (!fails_the_same_way(original, result)) return false;
+        best =
+            ShrinkOutcome{exhaustive16_case_id(candidate), std::move(data), std::move(result), 0};
+        return true;
+    };
+    if (!original.mismatches.empty() && original.mismatches.front().index >= 0 && budget > 0 &&
+        attempt(pair_at(key.block, original.mismatches.front().index))) {
+        best->tries = tries;
+        return best;
+    }
+    PairBlock at = key.block;
+    while (at.pairs() > 1 && tries < budget) {
+        const auto [low, high] = halves(at);
+        if (attempt(low)) {
+            at = low;
+        } else if (tries < budget && attempt(high)) {
+            at = high;
+        } else {
+            break;  // neither half alone fails the same way
         }
     }
     if (best) best->tries = tries;

@@ -1,17 +1,19 @@
-// Shrinking a failing random case to a minimal one: a greedy walk down the generators'
-// RapidCheck shrink tree, re-running the backend on each candidate.
+// Shrinking a failing case to a minimal one, re-running the backend on each candidate: a random
+// case by a greedy walk down the generators' RapidCheck shrink tree, an exhaustive16 block by
+// narrowing it to one failing pair.
 #pragma once
 
 #include <functional>
 #include <optional>
 
 #include "validator/case_evaluation.hpp"
+#include "validator/exhaustive16_cases.hpp"
 #include "validator/random_cases.hpp"
 
 namespace validator {
 
 struct ShrinkOutcome {
-    RandomCaseKey key;  // with the shrink path of the smallest case that still fails
+    std::string id;  // the smallest case that still fails; replayable with `run --case`
     CaseData data;
     CaseResult result;
     int tries = 0;  // backend calls spent
@@ -23,6 +25,13 @@ struct ShrinkOutcome {
 std::optional<ShrinkOutcome> shrink_failure(const RandomCaseKey& key, const CaseResult& original,
                                             int budget,
                                             const std::function<CaseResult(const CaseData&)>& run);
+
+// A block that failed: the pair of its first mismatch when that pair alone fails the same way;
+// else (and for a crash or hang, which name no element) the block halved, B's rows before A's
+// columns, keeping a half that fails the same way, within `budget` backend calls.
+std::optional<ShrinkOutcome> narrow_block_failure(
+    const Exhaustive16Key& key, const CaseResult& original, int budget,
+    const std::function<CaseResult(const CaseData&)>& run);
 
 bool fails_the_same_way(const CaseResult& original, const CaseResult& candidate);
 

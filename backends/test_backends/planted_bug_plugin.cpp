@@ -9,8 +9,15 @@
 //                       float outputs that are subnormal become zero (sign kept, like FTZ)
 //   f16-toward-zero     f16 results are rounded toward zero instead of to nearest even
 //   lost-negative-zero  every -0 in a float output becomes +0
+//   f16-ties-away-tiny  f16 products that are exact ties below 2^-19 (subnormals of at most 5
+//                       significant bits) round half away from zero instead of to even: 4,224
+//                       of the 2^32 pairs, about one in 2^20, for the exhaustive16 tests
+//   i16-div-trap        an i16 division with the pair -32768 / -1 kills the process with
+//                       SIGFPE, as x86's 16-bit idiv does (a backend's hand-written kernel)
 #include <bit>
+#include <climits>
 #include <cmath>
+#include <csignal>
 #include <cstdint>
 #include <cstring>
 #include <optional>
@@ -26,7 +33,14 @@ namespace {
 
 static_assert(std::endian::native == std::endian::little, "elements are read as little-endian");
 
-enum class Bug { saturate_u8, ftz, f16_toward_zero, lost_negative_zero };
+enum class Bug {
+    saturate_u8,
+    ftz,
+    f16_toward_zero,
+    lost_negative_zero,
+    f16_ties_away_tiny,
+    i16_div_trap
+};
 
 struct NamedBug {
     std::string_view name;
@@ -35,7 +49,9 @@ struct NamedBug {
 constexpr NamedBug kBugs[] = {{"saturate-u8", Bug::saturate_u8},
                               {"ftz", Bug::ftz},
                               {"f16-toward-zero", Bug::f16_toward_zero},
-                              {"lost-negative-zero", Bug::lost_negative_zero}};
+                              {"lost-negative-zero", Bug::lost_negative_zero},
+                              {"f16-ties-away-tiny", Bug::f16_ties_away_tiny},
+                              {"i16-div-trap", Bug::i16_div_trap}};
 
 Bug g_bug = Bug::saturate_u8;
 backends::plugins::CoreCall g_call;
@@ -140,6 +156,32 @@ void truncate_f16_results(const core::PreparedCall& call) {
     });
 }
 
+// An exact product (double holds 22 significant bits) that lies halfway between two multiples
+// of 2^-24, the f16 subnormal step, below 32 steps: rounded up in magnitude, where RNE picks the
+// even multiple. Results above 32 steps are left as they are, so only candidates are recomputed.
+void ties_away_tiny_products(const core::PreparedCall& call) {
+    const auto x = g_call.a.values<core::Half>();
+    const auto y = g_call.b.values<core::Half>();
+    auto z = g_result.value.values<core::Half>();
+    for_each_element(call.plan, [&](std::int64_t i, std::int64_t ia, std::int64_t ib) {
+        if ((z[i].bits & 0x7fff) > 32) return;
+        const double p = double{core::to_float(x[ia])} * double{core::to_float(y[ib])};
+        const double steps = std::fabs(p) * 0x1p24;
+        if (!(steps < 32) || steps - std::floor(steps) != 0.5) return;
+        const auto away = static_cast<std::uint16_t>(std::floor(steps) + 1);
+        z[i] = core::Half{static_cast<std::uint16_t>((std::signbit(p) ? 0x8000 : 0) | away)};
+    });
+}
+
+// The quotient -32768 / -1 does not fit i16: the #DE trap of `idiv r16`, raised by hand.
+void trap_on_i16_overflow(const core::PreparedCall& call) {
+    const auto x = g_call.a.values<std::int16_t>();
+    const auto y = g_call.b.values<std::int16_t>();
+    for_each_element(call.plan, [&](std::int64_t, std::int64_t ia, std::int64_t ib) {
+        if (x[ia] == INT16_MIN && y[ib] == -1) std::raise(SIGFPE);
+    });
+}
+
 // ---- the call ----
 
 void plant_before(Bug bug) {
@@ -158,6 +200,12 @@ void plant_after(Bug bug) {
         saturate_u8_products(prepared());
     if (bug == Bug::f16_toward_zero && t == core::ElementType::f16)
         truncate_f16_results(prepared());
+    if (bug == Bug::f16_ties_away_tiny && t == core::ElementType::f16 &&
+        g_call.op->arithmetic == core::Arithmetic::multiply)
+        ties_away_tiny_products(prepared());
+    if (bug == Bug::i16_div_trap && t == core::ElementType::i16 &&
+        g_call.op->arithmetic == core::Arithmetic::divide)
+        trap_on_i16_overflow(prepared());
     if (bug == Bug::ftz) rewrite_floats(g_result.value, flush_subnormal);
     if (bug == Bug::lost_negative_zero) rewrite_floats(g_result.value, lose_negative_zero);
 }
@@ -174,7 +222,8 @@ const eltwise_backend_info* eltwise_backend_init(int argc, const char* const* ar
             }
     backends::plugins::write_message(
         message, message_capacity,
-        "usage: --bug saturate-u8|ftz|f16-toward-zero|lost-negative-zero");
+        "usage: --bug saturate-u8|ftz|f16-toward-zero|lost-negative-zero|f16-ties-away-tiny|"
+        "i16-div-trap");
     return nullptr;
 }
 
