@@ -1,9 +1,9 @@
-# add_python_tests(SCRIPT <file.py> PREFIX <name> LABELS <label> [TIMEOUT <s>]
+# add_python_tests(SCRIPT <file.py> PREFIX <name> LABELS <label>... [TIMEOUT <s>]
 #                  [FIXTURES_REQUIRED <fixture>] ENVIRONMENT <K=V>...)
 # One ctest test <PREFIX>.<Class>.<test_x> per `class Class(Harness)` / `def test_x` of a
 # unittest script, read from the file so that no list of tests is kept twice.
 function(add_python_tests)
-    cmake_parse_arguments(ARG "" "SCRIPT;PREFIX;LABELS;TIMEOUT;FIXTURES_REQUIRED" "ENVIRONMENT"
+    cmake_parse_arguments(ARG "" "SCRIPT;PREFIX;TIMEOUT;FIXTURES_REQUIRED" "LABELS;ENVIRONMENT"
                           ${ARGN})
     if(NOT ARG_TIMEOUT)
         set(ARG_TIMEOUT 900)
@@ -17,7 +17,7 @@ function(add_python_tests)
             set(name ${ARG_PREFIX}.${class}.${CMAKE_MATCH_1})
             add_test(NAME ${name}
                      COMMAND ${ELTWISE_PYTHON} ${ARG_SCRIPT} ${class}.${CMAKE_MATCH_1})
-            set_tests_properties(${name} PROPERTIES LABELS ${ARG_LABELS} TIMEOUT ${ARG_TIMEOUT}
+            set_tests_properties(${name} PROPERTIES LABELS "${ARG_LABELS}" TIMEOUT ${ARG_TIMEOUT}
                                  ENVIRONMENT "${ARG_ENVIRONMENT}")
             if(ARG_FIXTURES_REQUIRED)
                 set_tests_properties(${name} PROPERTIES FIXTURES_REQUIRED ${ARG_FIXTURES_REQUIRED})
