@@ -38,7 +38,7 @@ std::int64_t element_count(const Shape& shape) {
     return count;
 }
 
-Tensor Tensor::zeros(ElementType type, Shape shape) {
+Tensor Tensor::uninitialized(ElementType type, Shape shape) {
     const std::int64_t count = element_count(shape);
     const auto size = static_cast<std::int64_t>(byte_size(type));
     if (count > std::numeric_limits<std::ptrdiff_t>::max() / size)
@@ -47,7 +47,13 @@ Tensor Tensor::zeros(ElementType type, Shape shape) {
     Tensor t;
     t.type = type;
     t.shape = std::move(shape);
-    t.bytes.assign(static_cast<std::size_t>(count * size), std::byte{0});
+    t.bytes.resize(static_cast<std::size_t>(count * size));
+    return t;
+}
+
+Tensor Tensor::zeros(ElementType type, Shape shape) {
+    Tensor t = uninitialized(type, std::move(shape));
+    std::fill(t.bytes.begin(), t.bytes.end(), std::byte{0});
     return t;
 }
 

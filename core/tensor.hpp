@@ -3,9 +3,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/element_type.hpp"
@@ -13,6 +15,29 @@
 namespace core {
 
 using Shape = std::vector<std::int64_t>;
+
+// std::allocator, except that construct() without a value default-initializes: resize() leaves
+// bytes as they are. Outputs that a kernel overwrites in full then cost no zero fill.
+template <class T>
+struct DefaultInitAllocator : std::allocator<T> {
+    template <class U>
+    struct rebind {
+        using other = DefaultInitAllocator<U>;
+    };
+    DefaultInitAllocator() = default;
+    template <class U>
+    DefaultInitAllocator(const DefaultInitAllocator<U>&) noexcept {}
+    template <class U>
+    void construct(U* p) noexcept {
+        ::new (static_cast<void*>(p)) U;
+    }
+    template <class U, class... Args>
+    void construct(U* p, Args&&... args) {
+        ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+    }
+};
+
+using Bytes = std::vector<std::byte, DefaultInitAllocator<std::byte>>;
 
 // Ranks above this are rejected as invalid shapes (the specs set no limit; 8 is the usual floor).
 inline constexpr std::size_t kMaxRank = 16;
@@ -25,10 +50,12 @@ std::int64_t element_count(const Shape& shape);
 struct Tensor {
     ElementType type = ElementType::f32;
     Shape shape;
-    std::vector<std::byte> bytes;
+    Bytes bytes;
 
     // A zero-filled tensor; throws Error(shape) if the byte size would overflow.
     static Tensor zeros(ElementType type, Shape shape);
+    // The same with its bytes left as they are, for a caller that writes every element.
+    static Tensor uninitialized(ElementType type, Shape shape);
 
     std::int64_t size() const { return static_cast<std::int64_t>(bytes.size() / byte_size(type)); }
 

@@ -49,7 +49,8 @@ void run_into(const core::OpVersion& op, const core::AttributeMap& attributes,
     check_storage(b, "B");
     if (out.value.type != call.type || out.value.shape != call.plan.output ||
         out.value.size() != core::element_count(call.plan.output))
-        out.value = core::Tensor::zeros(call.type, call.plan.output);
+        out.value =
+            core::Tensor::uninitialized(call.type, call.plan.output);  // execute() writes all
     const int workers = threads > 0 ? threads : thread_count();
     const Isa isa = active_isa();
     core::dispatch(call.type, [&](auto tag) {

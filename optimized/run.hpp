@@ -20,7 +20,8 @@ core::OpOutput run(const core::OpVersion& op, const core::AttributeMap& attribut
                    const core::Tensor& a, const core::Tensor& b, int threads);
 
 // The same into a caller's output, reused when it already has the result's type, shape and
-// storage (no allocation, no zero fill: what a throughput benchmark wants); else replaced.
+// storage (no allocation: what a throughput benchmark wants); else replaced. Never zero-filled
+// first: every element is written.
 void run_into(const core::OpVersion& op, const core::AttributeMap& attributes,
               const core::Tensor& a, const core::Tensor& b, core::OpOutput& out, int threads = 0);
 

@@ -379,12 +379,12 @@ void check_booleans(const NpyInput& in, std::span<const std::byte> bytes) {
 
 // Fortran order stores the first axis fastest. Walks the row-major result with an odometer over
 // the multi-index and tracks where each element sits in the column-major source.
-std::vector<std::byte> row_major_from_fortran(std::span<const std::byte> source,
-                                              const core::Shape& shape, std::size_t element_size) {
+core::Bytes row_major_from_fortran(std::span<const std::byte> source, const core::Shape& shape,
+                                   std::size_t element_size) {
     const std::size_t rank = shape.size();
     const std::size_t count = source.size() / element_size;
     if (rank < 2 || count == 0) return {source.begin(), source.end()};
-    std::vector<std::byte> out(source.size());
+    core::Bytes out(source.size());  // every byte is written below
     std::vector<std::size_t> stride(rank, 1), index(rank, 0);
     for (std::size_t k = 1; k < rank; ++k)
         stride[k] = stride[k - 1] * static_cast<std::size_t>(shape[k - 1]);
@@ -416,7 +416,7 @@ core::Tensor read_data(NpyInput& in, const NpyHeader& header, ElementType type) 
     if (available > needed)
         in.fail("trailing garbage: " + layout + ", and " + std::to_string(available - needed) +
                 " more bytes follow them");
-    core::Tensor t = core::Tensor::zeros(type, header.shape);
+    core::Tensor t = core::Tensor::uninitialized(type, header.shape);  // read_exact fills it
     in.read_exact(t.bytes, "the data");
     if (header.descr.big_endian != (std::endian::native == std::endian::big))
         swap_byte_order(t.bytes, item);
@@ -479,7 +479,7 @@ core::Tensor read_npy(const std::string& path, std::optional<core::ElementType> 
 void write_npy(const std::string& path, const core::Tensor& t, NpyWrite how) {
     check_consistent(t);
     const std::string preamble = npy_preamble(t);
-    std::vector<std::byte> swapped;
+    core::Bytes swapped;
     std::span<const std::byte> data = t.bytes;
     if constexpr (std::endian::native == std::endian::big) {
         swapped = t.bytes;

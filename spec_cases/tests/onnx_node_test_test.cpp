@@ -551,7 +551,7 @@ TEST_F(OnnxTensorProto, BoolBytesBecomeZeroOrOne) {
     p.set_raw_data(std::string("\x00\x02\x01", 3));  // any non-zero byte is true
     const core::Tensor t = read_proto(path("b.pb"), p);
     EXPECT_EQ(t.type, ElementType::boolean);
-    EXPECT_TRUE(t.bytes == (std::vector<std::byte>{std::byte{0}, std::byte{1}, std::byte{1}}));
+    EXPECT_TRUE(t.bytes == (core::Bytes{std::byte{0}, std::byte{1}, std::byte{1}}));
 }
 
 TEST_F(OnnxTensorProto, DataSetsInNumericOrder) {

@@ -187,7 +187,7 @@ TEST(NpyRead, ReadsBooleansAndRejectsOtherBytes) {
     write_bytes(path, npy_bytes(1, header, {1, 0, 1}));
     const core::Tensor t = read_npy(path, std::nullopt);
     EXPECT_EQ(t.type, ElementType::boolean);
-    EXPECT_EQ(t.bytes, (std::vector<std::byte>{std::byte{1}, std::byte{0}, std::byte{1}}));
+    EXPECT_EQ(t.bytes, (core::Bytes{std::byte{1}, std::byte{0}, std::byte{1}}));
 
     write_bytes(path, npy_bytes(1, header, {1, 2, 0}));
     expect_input_error([&] { read_npy(path, std::nullopt); }, path, "byte value 2");

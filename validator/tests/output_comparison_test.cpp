@@ -478,12 +478,30 @@ TEST(Limit, FirstMismatchesAreCappedButCountsAreComplete) {
     const Comparison c = compare("onnx.Mul-14", kNone, a, b, expected,
                                  core::make_tensor<ElementType::u8>({20}, got), {}, 3);
     EXPECT_EQ(c.categories, (Categories{{"integer_saturation", 10}, {"value", 10}}));
-    ASSERT_EQ(c.first.size(), 3u);
-    EXPECT_EQ(c.first[0].index, 0);
-    EXPECT_EQ(c.first[0].category, "integer_saturation");
-    EXPECT_EQ(c.first[1].index, 1);
-    EXPECT_EQ(c.first[1].category, "value");
+    // The first 3 (limit), and the first 3 of each category: indices 0-5, alternating.
+    ASSERT_EQ(c.first.size(), 6u);
+    for (std::int64_t i = 0; i < 6; ++i) {
+        EXPECT_EQ(c.first[static_cast<std::size_t>(i)].index, i);
+        EXPECT_EQ(c.first[static_cast<std::size_t>(i)].category,
+                  i % 2 == 0 ? "integer_saturation" : "value");
+    }
+}
+
+TEST(Limit, ACategoryThatStartsLateStillShowsItsFirstMismatches) {
+    // u8 (12) * (1): 200 * 2 = 144 wrapped. Actual 255 (saturation) at 0-8, 0 (value) at 9-11.
+    const Tensor a = core::make_tensor<ElementType::u8>({12}, std::vector<std::uint8_t>(12, 200));
+    const Tensor b = core::make_tensor<ElementType::u8>({1}, {2});
+    std::vector<std::uint8_t> got(12, 255);
+    got[9] = got[10] = got[11] = 0;
+    const OpOutput expected{
+        core::make_tensor<ElementType::u8>({12}, std::vector<std::uint8_t>(12, 144)), {}};
+    const Comparison c = compare("onnx.Mul-14", kNone, a, b, expected,
+                                 core::make_tensor<ElementType::u8>({12}, got), {}, 2);
+    ASSERT_EQ(c.first.size(), 6u);  // 0, 1, 2 (the limit, then saturation's first 3), 9, 10, 11
     EXPECT_EQ(c.first[2].index, 2);
+    EXPECT_EQ(c.first[3].index, 9);
+    EXPECT_EQ(c.first[3].category, "value");
+    EXPECT_EQ(c.first[5].index, 11);
 }
 
 TEST(Misuse, InputsThatDoNotFitTheCallAreRejected) {
@@ -518,15 +536,19 @@ TEST(Describe, SummaryThenMismatchesWithBits) {
 }
 
 TEST(Describe, IntegersWithoutBitsAndTheRestCounted) {
-    // [-7, -7, -7] / 2 with floor: expected -4 each; actual -3 each, limit 1.
-    const Tensor a = core::make_tensor<ElementType::i32>({3}, {-7, -7, -7});
+    // [-7] x 5 / 2 with floor: expected -4 each; actual -3 each, limit 1: the category's first
+    // three are listed.
+    const std::vector<std::int32_t> sevens(5, -7), fours(5, -4), threes(5, -3);
+    const Tensor a = core::make_tensor<ElementType::i32>({5}, sevens);
     const Tensor b = core::make_tensor<ElementType::i32>({1}, {2});
-    const OpOutput expected{core::make_tensor<ElementType::i32>({3}, {-4, -4, -4}), {}};
+    const OpOutput expected{core::make_tensor<ElementType::i32>({5}, fours), {}};
     const Comparison c = compare("openvino.Divide-1", kFloor, a, b, expected,
-                                 core::make_tensor<ElementType::i32>({3}, {-3, -3, -3}), {}, 1);
+                                 core::make_tensor<ElementType::i32>({5}, threes), {}, 1);
     EXPECT_EQ(validator::describe(c),
-              "floor_vs_trunc:3\n"
+              "floor_vs_trunc:5\n"
               "  [0] floor_vs_trunc: a=-7 b=2 expected -4, actual -3\n"
+              "  [1] floor_vs_trunc: a=-7 b=2 expected -4, actual -3\n"
+              "  [2] floor_vs_trunc: a=-7 b=2 expected -4, actual -3\n"
               "  ... and 2 more");
 }
 
