@@ -87,9 +87,9 @@ def main(paths):
           "reference (C++ peers: all elements; ORT: a sample); `–` not run.")
     print("`optimized` times `optimized::run_into` writing into a preallocated output that is "
           "reused across repetitions, as the Eigen and oneDNN peers do; `reference` times "
-          "`reference::run`, allocation included. `alloc share`: time of `Tensor::zeros` for the "
-          "output alone over the optimized time, i.e. what `optimized::run` (which allocates "
-          "and zero-fills its output) would add.")
+          "`reference::run`, allocation included. `alloc share`: time of `Tensor::uninitialized` for "
+          "the output alone over the optimized time, i.e. what `optimized::run` (which allocates "
+          "its output, without a zero fill) adds.")
     ref = next((r for (_, impl), r in results.items() if impl == "reference" and "note" in r), None)
     if ref:
         print(f"- reference: {ref['note']}")
