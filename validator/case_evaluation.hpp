@@ -35,6 +35,9 @@ struct CaseResult {
 // suite, and fast). Throws core::Error when the spec rejects the inputs.
 core::OpOutput expected_output(const core::OpVersion& op, const CaseData& data);
 
+// The output's element count; throws core::Error when the spec rejects the inputs.
+std::int64_t output_elements(const core::OpVersion& op, const CaseData& data);
+
 // The timeout of one case: the base, times the case's bytes in units of 64 MiB when larger.
 double case_timeout(double base_seconds, const CaseData& data);
 

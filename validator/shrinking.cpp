@@ -12,14 +12,6 @@ bool fails_the_same_way(const CaseResult& original, const CaseResult& candidate)
                        [&](const auto& entry) { return original.categories.count(entry.first); });
 }
 
-namespace {
-
-std::int64_t output_elements(const core::OpVersion& op, const CaseData& d) {
-    return core::element_count(core::prepare_call(op, d.attributes, d.a, d.b).plan.output);
-}
-
-}  // namespace
-
 // RapidCheck's own order: the first shrink that still fails, level by level, and is no larger
 // (a shrunk pick makes later picks regenerate, which may draw a bigger shape). Its exec trees
 // shrink the picks in the order they were made (the value pools, then the shapes), and a step
