@@ -553,3 +553,19 @@ TEST(Describe, IntegersWithoutBitsAndTheRestCounted) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Empty, AnEmptyOutputEqualsAnEmptyOutput) {
+    // (0) * (1): the spec's broadcast gives an empty output; nothing to compare, and the fast
+    // path must not hand memcmp the null data of an empty buffer (UBSan checks).
+    const Tensor a = core::make_tensor<ElementType::f32>({0}, std::vector<float>{});
+    const Tensor b = core::make_tensor<ElementType::f32>({1}, {2.0f});
+    const OpOutput expected{core::make_tensor<ElementType::f32>({0}, std::vector<float>{}), {}};
+    const Comparison c =
+        compare("onnx.Mul-14", kNone, a, b, expected,
+                core::make_tensor<ElementType::f32>({0}, std::vector<float>{}), {}, 8);
+    EXPECT_TRUE(c.passed());
+}
+
+}  // namespace
