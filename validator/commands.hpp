@@ -44,7 +44,7 @@ struct RunOptions {
     std::vector<std::string> sources;
     std::vector<std::string> case_ids;  // replay exactly these cases
     std::vector<std::string> onnx_dirs;
-    std::string shard;  // "K/N": only the cases whose id hashes to part K of N
+    std::string shard;        // "K/N": only the cases whose id hashes to part K of N
     bool list_cases = false;  // print the planned case ids instead of running them
     std::uint64_t seed = 1;
     int count = 10;
