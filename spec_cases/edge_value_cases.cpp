@@ -139,7 +139,7 @@ std::vector<SpecCase> edge_value_cases() {
             cases.push_back({"edge." + category + "." + std::string(core::name(type)),
                              "hand-computed edge values (" + group.front().where + ")",
                              category_of(category),
-                             [group, type] { return case_checks(group, type); }});
+                             [group = group, type = type] { return case_checks(group, type); }});
     return cases;
 }
 

@@ -102,12 +102,20 @@ void copy_typed_fields(core::Tensor& t, const TensorProto& proto, const std::str
     });
 }
 
-// A zero tensor of the proto's type and dims; a bad shape is a bad file here.
-core::Tensor empty_tensor_of(const TensorProto& proto, const std::string& path) {
+// A zero tensor of the proto's type and dims; a bad shape is a bad file here. Every element
+// takes at least one byte of the file (raw_data, or a varint of a typed field), so dims that
+// claim more elements than the file has bytes are refused before anything is allocated.
+core::Tensor empty_tensor_of(const TensorProto& proto, std::size_t file_bytes,
+                             const std::string& path) {
     const core::ElementType type = element_type_of(proto.data_type(), path);
+    const core::Shape shape(proto.dims().begin(), proto.dims().end());
     try {
-        return core::Tensor::zeros(type, core::Shape(proto.dims().begin(), proto.dims().end()));
+        if (static_cast<std::uint64_t>(core::element_count(shape)) > file_bytes)
+            fail(path, "dims " + core::to_string(shape) + " claim more elements than the file's " +
+                           std::to_string(file_bytes) + " bytes hold");
+        return core::Tensor::zeros(type, shape);
     } catch (const core::Error& e) {
+        if (e.kind() == core::ErrorKind::input) throw;
         fail(path, e.what());
     }
 }
@@ -275,9 +283,10 @@ void write_message(const google::protobuf::MessageLite& message, const fs::path&
 
 core::Tensor read_tensor_proto(const std::string& path) {
     TensorProto proto;
-    if (!proto.ParseFromString(read_file(path))) fail(path, "not a serialized TensorProto");
+    const std::string bytes = read_file(path);
+    if (!proto.ParseFromString(bytes)) fail(path, "not a serialized TensorProto");
     if (proto.data_location() == TensorProto::EXTERNAL) fail(path, "external data unsupported");
-    core::Tensor t = empty_tensor_of(proto, path);
+    core::Tensor t = empty_tensor_of(proto, bytes.size(), path);
     if (!proto.has_raw_data()) {
         copy_typed_fields(t, proto, path);
         return t;

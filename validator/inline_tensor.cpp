@@ -130,14 +130,10 @@ core::Tensor filled(std::string_view text, core::ElementType type, core::Shape s
                     std::string_view value) {
     core::Tensor one = core::Tensor::zeros(type, {});
     parse_value(text, one, 0, value);
-    core::Tensor t;
-    try {
-        t = core::Tensor::zeros(type, std::move(shape));
-    } catch (const core::Error& e) {
-        bad_inline(text, e.what());
-    } catch (const std::bad_alloc&) {
-        bad_inline(text, "too large to allocate");
-    }
+    if (core::element_count(shape) > kMaxFilledElements)
+        bad_inline(text, "one value fills at most " + std::to_string(kMaxFilledElements) +
+                             " elements; give larger tensors as .npy files");
+    core::Tensor t = core::Tensor::zeros(type, std::move(shape));
     for (std::size_t at = 0; at < t.bytes.size(); at += one.bytes.size())
         std::copy(one.bytes.begin(), one.bytes.end(),
                   t.bytes.begin() + static_cast<std::ptrdiff_t>(at));
