@@ -9,11 +9,13 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 #include <optional>
 #include <sstream>
 #include <system_error>
 
 #include "backends/child_process.hpp"
+#include "core/op_config.hpp"
 #include "validator/npy_file.hpp"
 
 namespace backends {
@@ -145,6 +147,33 @@ std::string send_files(const Call& call, const CallFiles& files) {
     return to_line(request) + '\n';
 }
 
+// ---- the output file's size ----
+
+constexpr std::uint64_t kMaxBytes = std::numeric_limits<std::uint64_t>::max();
+// Room for any header, and for a wrong but modest answer, which the comparison reports.
+constexpr std::uint64_t kOutputSlack = std::uint64_t{1} << 20;
+
+// The data bytes of an honest answer: the broadcast output's, or for a call the spec rejects
+// (no output shape) the larger input's. Saturates rather than overflows.
+std::uint64_t expected_output_bytes(const Call& call) {
+    try {
+        const core::PreparedCall p =
+            core::prepare_call(*call.op, call.attributes, *call.a, *call.b);
+        const auto count = static_cast<std::uint64_t>(core::element_count(p.plan.output));
+        const std::uint64_t item = core::byte_size(p.type);
+        return count > kMaxBytes / item ? kMaxBytes : count * item;
+    } catch (const std::exception&) {
+        return std::max(call.a->bytes.size(), call.b->bytes.size());
+    }
+}
+
+// A backend's output file larger than this is refused unread: reading it would cost memory and
+// time out of all proportion to the case. Twice the data leaves room for a wider result type.
+std::uint64_t output_file_limit(std::uint64_t expected_bytes) {
+    return expected_bytes > (kMaxBytes - kOutputSlack) / 2 ? kMaxBytes
+                                                           : 2 * expected_bytes + kOutputSlack;
+}
+
 // ---- the backend ----
 
 class ProcessBackend : public Backend {
@@ -164,7 +193,8 @@ class ProcessBackend : public Backend {
     std::optional<Result> ensure_child();  // a Result when a needed restart failed
     Result conclude(Wait wait, const Call& call, const CallFiles& files, const std::string& line);
     Result interpret(const Call& call, const CallFiles& files, const std::string& line);
-    Result read_output(const std::string& path, std::optional<core::ElementType> dtype);
+    Result read_output(const Call& call, const std::string& path,
+                       std::optional<core::ElementType> dtype);
     Result fault(Outcome outcome, std::string message);
 
     ProcessOptions options_;
@@ -291,7 +321,7 @@ Result ProcessBackend::interpret(const Call& call, const CallFiles& files,
         case Answer::ok:
             // Without a dtype the file says what it holds: a bf16 result sent without "dtype"
             // reads as u16, a type mismatch for the comparison to report.
-            return read_output(files.out, response.dtype);
+            return read_output(call, files.out, response.dtype);
         case Answer::rejected:
             return {Outcome::rejected, {}, response.message};
         case Answer::unsupported:
@@ -302,14 +332,25 @@ Result ProcessBackend::interpret(const Call& call, const CallFiles& files,
     return fault(Outcome::protocol_error, "unknown status");
 }
 
-Result ProcessBackend::read_output(const std::string& path,
+Result ProcessBackend::read_output(const Call& call, const std::string& path,
                                    std::optional<core::ElementType> dtype) {
-    // We read only the path we chose, and never through a link to somewhere else.
+    // We read only the path we chose (an "out" field in the answer is ignored), and never
+    // through a link to somewhere else.
     struct stat st {};
-    if (::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode))
+    const bool found = ::lstat(path.c_str(), &st) == 0;
+    if (found && S_ISLNK(st.st_mode))
         return fault(Outcome::protocol_error, "output '" + path + "' is a symbolic link");
+    const std::uint64_t expected = expected_output_bytes(call);
+    const std::uint64_t limit = output_file_limit(expected);
+    if (found && S_ISREG(st.st_mode) && static_cast<std::uint64_t>(st.st_size) > limit)
+        return fault(Outcome::protocol_error, "output file is " + std::to_string(st.st_size) +
+                                                  " bytes, far more than the expected output's " +
+                                                  std::to_string(expected) + " bytes");
     try {
-        return {Outcome::ok, validator::read_npy(path, dtype), ""};
+        // The same limits again on the opened file: the child is alive and may swap or grow
+        // the file after the lstat.
+        const validator::NpyReadLimits limits{.max_file_bytes = limit, .follow_symlinks = false};
+        return {Outcome::ok, validator::read_npy(path, dtype, limits), ""};
     } catch (const std::exception& e) {
         return fault(Outcome::protocol_error, e.what());
     }

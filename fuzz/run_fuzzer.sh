@@ -18,7 +18,7 @@ inputs=("$work/$name/corpus" "$source_dir/corpus/$name")
 dict=()
 [ -f "$source_dir/dictionaries/$name.dict" ] && dict=(-dict="$source_dir/dictionaries/$name.dict")
 status=0
-"$binary" "${limit[@]}" "${dict[@]}" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+"$binary" "${limit[@]}" "${dict[@]}" -timeout=10 -rss_limit_mb=2048 \
   -print_final_stats=1 -artifact_prefix="$work/$name/artifacts/" "${inputs[@]}" \
   2>"$work/$name/log.txt" || status=$?
 grep -E "^#[0-9]+.*(DONE|INITED)|stat::number_of_executed_units|stat::peak_rss_mb|ERROR|SUMMARY" \

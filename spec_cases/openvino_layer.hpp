@@ -24,7 +24,7 @@ struct OpenVinoLayer {
 OpenVinoLayer parse_openvino_layer(std::string_view xml, std::string_view where);
 
 // Example shapes are small: this cap keeps a hostile layer from asking for a huge tensor.
-inline constexpr std::int64_t kMaxLayerElements = std::int64_t{1} << 20;
+inline constexpr std::int64_t kMaxLayerElements = std::int64_t{1} << 14;
 
 // One check per element type the op allows, on exact operands, with the expected output from
 // the spec's rules (the output port's shape must be the broadcast result). Throws core::Error.

@@ -258,7 +258,7 @@ NpyHeader HeaderParser::parse() {
 // checked against what is really there before anything is allocated.
 class NpyInput {
   public:
-    explicit NpyInput(const std::string& path);
+    NpyInput(const std::string& path, const NpyReadLimits& limits);
     ~NpyInput() { ::close(fd_); }
     NpyInput(const NpyInput&) = delete;
     NpyInput& operator=(const NpyInput&) = delete;
@@ -276,22 +276,29 @@ class NpyInput {
     std::uint64_t consumed_ = 0;
 };
 
-NpyInput::NpyInput(const std::string& path) : path_(path) {
+NpyInput::NpyInput(const std::string& path, const NpyReadLimits& limits) : path_(path) {
     // O_NONBLOCK: opening a FIFO must not hang before we get to reject it; regular files ignore it.
-    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    const int no_follow = limits.follow_symlinks ? 0 : O_NOFOLLOW;
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | no_follow);
     if (fd_ < 0) {
         const int err = errno;
+        if (err == ELOOP && no_follow) fail("is a symbolic link");
         fail(err == ENOENT ? "file not found"
                            : "cannot open: " + std::generic_category().message(err));
     }
     struct stat st {};
     const bool stat_ok = ::fstat(fd_, &st) == 0;
     const int err = errno;
+    const bool regular = stat_ok && S_ISREG(st.st_mode);
+    if (regular) size_ = static_cast<std::uint64_t>(st.st_size);
+    const bool too_large = regular && size_ > limits.max_file_bytes;
     // The destructor does not run when the constructor throws.
-    if (!stat_ok || !S_ISREG(st.st_mode)) ::close(fd_);
+    if (!regular || too_large) ::close(fd_);
     if (!stat_ok) fail("cannot stat: " + std::generic_category().message(err));
-    if (!S_ISREG(st.st_mode)) fail("not a regular file");
-    size_ = static_cast<std::uint64_t>(st.st_size);
+    if (!regular) fail("not a regular file");
+    if (too_large)
+        fail("file is " + std::to_string(size_) + " bytes, more than the " +
+             std::to_string(limits.max_file_bytes) + " bytes allowed");
 }
 
 void NpyInput::read_exact(std::span<std::byte> out, const std::string& what) {
@@ -409,6 +416,8 @@ core::Tensor read_data(NpyInput& in, const NpyHeader& header, ElementType type) 
     const std::string layout = "shape " + core::to_string(header.shape) + " of '" +
                                header.descr_text + "' needs " + std::to_string(count) +
                                " elements of " + std::to_string(item) + " bytes";
+    // Checked against the bytes really there before anything is allocated, and by division:
+    // count * item may not fit in 64 bits (a header may claim 2^62 elements of 8 bytes).
     if (static_cast<std::uint64_t>(count) > available / item)
         in.fail("data is shorter than the header says: " + layout + ", but only " +
                 std::to_string(available) + " bytes follow the header");
@@ -469,8 +478,9 @@ void check_consistent(const core::Tensor& t) {
 
 }  // namespace
 
-core::Tensor read_npy(const std::string& path, std::optional<core::ElementType> dtype) {
-    NpyInput in(path);
+core::Tensor read_npy(const std::string& path, std::optional<core::ElementType> dtype,
+                      const NpyReadLimits& limits) {
+    NpyInput in(path, limits);
     const NpyHeader header = read_header(in);
     const ElementType type = resolve_type(in, header, dtype);
     return read_data(in, header, type);

@@ -1,6 +1,8 @@
 // NumPy .npy files: the format tensors are exchanged in with numpy, ONNX tooling and the CLI.
 #pragma once
 
+#include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 
@@ -15,7 +17,17 @@ namespace validator {
 // read as a bf16 tensor with those bits. Any other dtype that differs from the file's is an error.
 // Boolean bytes other than 0 and 1 are rejected rather than silently changed.
 // Throws core::Error(input) naming `path` and the problem.
-core::Tensor read_npy(const std::string& path, std::optional<core::ElementType> dtype);
+// Whatever the header claims, nothing is allocated for the data before the file is known to hold
+// exactly that many bytes.
+//
+// For a file another program wrote (a backend's output): the limits are checked on the opened
+// file itself, so that swapping or growing the file after the caller looked at it gains nothing.
+struct NpyReadLimits {
+    std::uint64_t max_file_bytes = std::numeric_limits<std::uint64_t>::max();
+    bool follow_symlinks = true;  // false: a symbolic link at `path` is refused, not followed
+};
+core::Tensor read_npy(const std::string& path, std::optional<core::ElementType> dtype,
+                      const NpyReadLimits& limits = {});
 
 // atomic: a temporary file renamed over `path` (write_file_atomically); in_place: `path`
 // rewritten in place, reusing its storage (write_file_in_place), for scratch files.

@@ -3,6 +3,7 @@
 #include "backends/process_backend.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -385,6 +386,192 @@ INSTANTIATE_TEST_SUITE_P(
         std::erase(name, '-');
         return name;
     });
+
+// ---- resource limits (issue 11) ----
+
+// With --mode sized-output --out-elements id, the answer to call `id` is a valid f32 file of
+// shape (id,): a 128-byte header (numpy's padding) and 4 * id bytes of zeros, sparse.
+core::Tensor f32_zeros(core::Shape shape) {
+    return core::Tensor::zeros(ElementType::f32, std::move(shape));
+}
+
+TEST_F(ProcessBackendTest, LimitsOversizedOutputFileIsRefusedUnread) {
+    auto backend =
+        start_process_backend(fixture({"--mode", "sized-output", "--out-elements", "id"}));
+    const auto start = SteadyClock::now();
+    // 2^28 elements: 128 + 2^30 bytes, against the 16 bytes of the (2,2) f32 product.
+    const Result r = backend->run(mul.call(268435456));
+    EXPECT_LT(seconds_since(start), 2);
+    EXPECT_EQ(r.outcome, Outcome::protocol_error);
+    EXPECT_EQ(r.message,
+              "output file is 1073741952 bytes, far more than the expected output's 16 bytes");
+    const Result next = backend->run(mul.call(2));  // a wrong but tiny answer: (2,) zeros
+    ASSERT_EQ(next.outcome, Outcome::ok) << next.message;
+    EXPECT_EQ(next.output.shape, (core::Shape{2}));
+}
+
+// The limit is 2 x the expected data bytes + 1 MiB: a file of 128 + 4 * n bytes is read up to
+// n = (2 * expected + 1048576 - 128) / 4 (a wrong shape, for the comparison to report).
+TEST_F(ProcessBackendTest, LimitsOutputFileMayBeTwiceTheExpectedBytesPlusOneMiB) {
+    const core::Tensor a23 = f32_zeros({2, 3}), b3 = f32_zeros({3}), b5 = f32_zeros({5});
+    struct Limit {
+        const char* what;
+        Call call;
+        std::int64_t expected_bytes;
+        std::int64_t largest;  // the n above
+    };
+    Call legacy = mul.call(0);  // ONNX Mul-6, broadcast=1: the output has A's shape (2,3)
+    legacy.op = core::find_op_version("onnx.Mul-6");
+    legacy.attributes = {{"broadcast", "1"}};
+    legacy.a = &a23;
+    legacy.b = &b3;
+    Call invalid = mul.call(0);  // (2,2) by (5,) does not broadcast: the larger input counts
+    invalid.b = &b5;
+    const Limit limits[] = {{"numpy (2,2) x (2,)", mul.call(0), 16, 262120},
+                            {"legacy (2,3) x (3,)", legacy, 24, 262124},
+                            {"invalid (2,2) x (5,)", invalid, 20, 262122}};
+    auto backend =
+        start_process_backend(fixture({"--mode", "sized-output", "--out-elements", "id"}));
+    for (Limit limit : limits) {
+        SCOPED_TRACE(limit.what);
+        const std::int64_t largest = limit.largest;
+        limit.call.id = largest;
+        const Result read = backend->run(limit.call);
+        ASSERT_EQ(read.outcome, Outcome::ok) << read.message;
+        EXPECT_EQ(read.output.shape, (core::Shape{largest}));
+        limit.call.id = largest + 1;
+        const Result refused = backend->run(limit.call);
+        EXPECT_EQ(refused.outcome, Outcome::protocol_error);
+        EXPECT_EQ(refused.message, "output file is " + std::to_string(128 + 4 * (largest + 1)) +
+                                       " bytes, far more than the expected output's " +
+                                       std::to_string(limit.expected_bytes) + " bytes");
+    }
+}
+
+TEST_F(ProcessBackendTest, LimitsEndlessLineIsCutWithoutWaitingForTheTimeout) {
+    auto backend = start_process_backend(fixture({"--mode", "endless", "--on-id", "1"}));
+    const auto start = SteadyClock::now();
+    const Result r = backend->run(mul.call(1, 20));
+    EXPECT_LT(seconds_since(start), 3);
+    EXPECT_EQ(r.outcome, Outcome::protocol_error);
+    EXPECT_EQ(r.message, "answer line longer than 1 MiB");
+    expect_product(backend->run(mul.call(2)));
+}
+
+// The fixture writes the right product outside its scratch directory and answers ok with an extra
+// "out" field naming it. We read only our own path; inotify proves the other file is never read.
+TEST_F(ProcessBackendTest, LimitsOutputWrittenOutsideTheScratchDirIsNeverRead) {
+    const fs::path outside =
+        fs::temp_directory_path() / ("eltwise-limits-outside-" + std::to_string(::getpid()));
+    fs::remove_all(outside);
+    fs::create_directories(outside);
+    const int watch = ::inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+    ASSERT_GE(watch, 0);
+    // The fixture only writes there (IN_MODIFY, IN_CLOSE_WRITE); a reader would cause these.
+    EXPECT_GE(::inotify_add_watch(watch, outside.c_str(), IN_ACCESS | IN_CLOSE_NOWRITE), 0);
+    {
+        auto backend = start_process_backend(
+            fixture({"--mode", "outside", "--outside-dir", outside.string(), "--on-id", "1"}));
+        const std::string scratch = backend->hello().version;
+        const Result r = backend->run(mul.call(1));
+        EXPECT_EQ(r.outcome, Outcome::protocol_error);
+        EXPECT_EQ(r.message, "npy file '" + scratch + "/1.out.npy': file not found");
+        expect_product(backend->run(mul.call(2)));
+    }
+    char events[4096];
+    EXPECT_EQ(::read(watch, events, sizeof events), -1) << "a file outside the scratch was read";
+    EXPECT_EQ(errno, EAGAIN);
+    ::close(watch);
+    EXPECT_TRUE(fs::exists(outside / "1.out.npy")) << "the fixture wrote nothing outside";
+    fs::remove_all(outside);
+}
+
+// A `sleep 300` that the fixture starts with its stdio on /dev/null, so that it holds none of our
+// pipes and nothing but the process-group kill can end it.
+class GrandchildTest : public ProcessBackendTest {
+  protected:
+    void SetUp() override {
+        ProcessBackendTest::SetUp();
+        fs::remove(pid_file_);
+    }
+    void TearDown() override {
+        if (pid_ > 0 && !process_gone(pid_)) ::kill(pid_, SIGKILL);  // not left behind on failure
+        fs::remove(pid_file_);
+        ProcessBackendTest::TearDown();
+    }
+    ProcessOptions orphan_fixture(const char* mode) const {
+        return fixture({"--mode", mode, "--on-id", "1", "--pid-file", pid_file_.string()});
+    }
+    // The grandchild's pid, which the fixture wrote before answering; checks that it is alive.
+    pid_t grandchild() {
+        std::ifstream in(pid_file_);
+        in >> pid_;
+        EXPECT_GT(pid_, 0) << "no pid in " << pid_file_;
+        EXPECT_FALSE(process_gone(pid_)) << "the grandchild never ran";
+        return pid_;
+    }
+    // Dead within 2 s: gone (ESRCH), or a zombie that only its new parent's reaping keeps.
+    static bool dies(pid_t pid) {
+        for (int i = 0; i < 200; ++i) {
+            if (process_gone(pid)) return true;
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+        return false;
+    }
+
+  private:
+    fs::path pid_file_ =
+        fs::temp_directory_path() / ("eltwise-limits-grandchild-" + std::to_string(::getpid()));
+    pid_t pid_ = -1;
+};
+
+TEST_F(GrandchildTest, LimitsGrandchildDiesWithTheBackend) {
+    auto backend = start_process_backend(orphan_fixture("orphan"));
+    expect_product(backend->run(mul.call(1)));
+    const pid_t pid = grandchild();
+    backend.reset();  // the fixture exits normally on the closed stdin; its group goes with it
+    EXPECT_TRUE(dies(pid)) << "grandchild " << pid << " survived the backend";
+}
+
+TEST_F(GrandchildTest, LimitsGrandchildDiesWithACrashedBackend) {
+    auto backend = start_process_backend(orphan_fixture("orphan-segv"));
+    const Result r = backend->run(mul.call(1));
+    EXPECT_EQ(r.outcome, Outcome::crashed);
+    const pid_t pid = grandchild();
+    EXPECT_TRUE(dies(pid)) << "grandchild " << pid << " survived the crash";
+    expect_product(backend->run(mul.call(2)));
+}
+
+TEST_F(GrandchildTest, LimitsGrandchildDiesWhenTheBackendExitsBetweenCases) {
+    auto backend = start_process_backend(orphan_fixture("orphan-then-exit"));
+    expect_product(backend->run(mul.call(1)));
+    const pid_t pid = grandchild();
+    expect_product(backend->run(mul.call(2)));  // a fresh child; the old group is killed
+    EXPECT_TRUE(dies(pid)) << "grandchild " << pid << " survived its parent's exit";
+}
+
+TEST_F(ProcessBackendTest, LimitsStderrFloodWithoutNewlinesNeverBlocksTheAnswer) {
+    auto backend = start_process_backend(fixture({"--mode", "flood-no-newline"}));
+    const auto start = SteadyClock::now();
+    expect_product(backend->run(mul.call(1, 20)));  // after 100 MiB of stderr in one line
+    EXPECT_LT(seconds_since(start), 10);
+}
+
+TEST_F(ProcessBackendTest, LimitsStderrTailOfAnEndlessLineStaysBounded) {
+    ChildProcess child({ELTWISE_FIXTURE_PYTHON, "-c",
+                        "import sys\n"
+                        "for _ in range(100): sys.stderr.buffer.write(b'z' * (1 << 20))\n"
+                        "sys.stderr.flush()\n"
+                        "print('done', flush=True)\n"},
+                       {}, 20);
+    std::string line;
+    EXPECT_EQ(child.exchange({}, SteadyClock::now() + std::chrono::seconds(20), line),
+              ChildProcess::Wait::line);
+    EXPECT_EQ(line, "done");
+    const std::string tail = child.stderr_tail();
+    ASSERT_LE(tail.size(), StderrTail::kMaxLineChars);  // no 100 MiB failure message
+    EXPECT_EQ(tail, std::string(StderrTail::kMaxLineChars, 'z'));
+}
 
 // ---- start-up ----
 

@@ -317,6 +317,53 @@ TEST(NpyRead, MalformedFilesGiveInputErrorsNamingThePath) {
     }
 }
 
+// Resource limits (issue 11): a header may claim any size; only a file that really holds that
+// many bytes gets memory. Under ASan an attempted allocation of 2^60+ bytes aborts the test, and
+// in a plain build it throws std::bad_alloc or std::length_error, which is no core::Error.
+TEST(NpyRead, LimitsHugeShapeClaimsAreRefusedBeforeAllocating) {
+    struct Claim {
+        const char* header;
+        const char* layout;  // hand-computed: the product of the dims, the descr's byte size
+    };
+    const Claim claims[] = {
+        {"{'descr': '<f4', 'fortran_order': False, 'shape': (1073741824, 1073741824), }",
+         "needs 1152921504606846976 elements of 4 bytes"},  // 2^30 * 2^30 = 2^60
+        {"{'descr': '<f8', 'fortran_order': False, 'shape': (4611686018427387904,), }",
+         "needs 4611686018427387904 elements of 8 bytes"},  // 2^62 * 8 bytes overflows 64 bits
+        {"{'descr': '|u1', 'fortran_order': False, 'shape': (1152921504606846976,), }",
+         "needs 1152921504606846976 elements of 1 bytes"},  // 2^60
+        {"{'descr': '<f4', 'fortran_order': False, 'shape': (268435456,), }",
+         "needs 268435456 elements of 4 bytes"},  // 1 GiB: allocatable, but not there
+    };
+    ScratchDir dir;
+    const std::string path = dir.file("huge.npy");
+    for (const Claim& c : claims) {
+        SCOPED_TRACE(c.header);
+        write_bytes(path, npy_bytes(1, std::string(c.header) + "\n", Bytes(16, 0x5a)));
+        expect_input_error([&] { read_npy(path, std::nullopt); }, path,
+                           std::string(c.layout) + ", but only 16 bytes follow the header");
+    }
+}
+
+TEST(NpyRead, LimitsMaxFileBytesIsCheckedOnTheOpenedFile) {
+    ScratchDir dir;
+    const std::string path = dir.file("pair.npy");
+    write_bytes(path, numpy_i32_pair());  // 10 + 118 + 8 = 136 bytes
+    EXPECT_EQ(read_npy(path, std::nullopt, {.max_file_bytes = 136}).size(), 2);
+    expect_input_error([&] { read_npy(path, std::nullopt, {.max_file_bytes = 135}); }, path,
+                       "file is 136 bytes, more than the 135 bytes allowed");
+}
+
+TEST(NpyRead, LimitsSymlinkIsRefusedWhenNotFollowing) {
+    ScratchDir dir;
+    const std::string target = dir.file("pair.npy"), link = dir.file("link.npy");
+    write_bytes(target, numpy_i32_pair());
+    std::filesystem::create_symlink(target, link);
+    EXPECT_EQ(read_npy(link, std::nullopt).size(), 2);
+    expect_input_error([&] { read_npy(link, std::nullopt, {.follow_symlinks = false}); }, link,
+                       "is a symbolic link");
+}
+
 TEST(NpyRead, EveryTruncationIsAnInputError) {
     ScratchDir dir;
     const std::string path = dir.file("cut.npy");
