@@ -19,6 +19,7 @@ packages=(
   python3-torch                    # the PyTorch adapter
   libdnnl-dev                      # the oneDNN adapter
   libxnnpack-dev libpthreadpool-dev  # the XNNPACK adapter (xnnpack.h includes pthreadpool.h)
+  clang libclang-rt-14-dev libomp-14-dev  # the fuzz preset: libFuzzer and sanitizers, OpenMP
 )
 # Node.js and npm drive the report checks; the machine's own Node.js is kept when it has one.
 command -v npm >/dev/null || packages+=(nodejs npm)
