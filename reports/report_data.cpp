@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <ctime>
+#include <limits>
 #include <set>
 #include <tuple>
 #include <unordered_map>
@@ -158,8 +159,10 @@ struct Collector {
         if (status == Status::failed && line.contains("categories"))
             for (const auto& [category, count] : line["categories"].items()) {
                 ++b.categories[category].cases;
-                if (count.is_number_integer())
-                    b.categories[category].elements += count.get<std::int64_t>();
+                // Counts are at most 2^40 each (read_results); the sum saturates, never wraps.
+                std::int64_t& elements = b.categories[category].elements;
+                if (__builtin_add_overflow(elements, count.get<std::int64_t>(), &elements))
+                    elements = std::numeric_limits<std::int64_t>::max();
             }
         if (validator::is_deviation(status)) add_failure(backend, op, dtype, line);
         if (several_backends) note_verdict(backend, line, status);
