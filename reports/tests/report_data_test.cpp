@@ -192,5 +192,50 @@ TEST(ReportData, SummaryHasTheTwelveOpVersionsAndTheirSpecTypes) {
     EXPECT_EQ(s["statuses"].back(), "PASSED");
 }
 
+// Found by fuzz/results_fuzzer.cpp: a backend name that was not a string threw nlohmann's
+// type_error out of the report. Fields the reports read must have their type, or the line is
+// named as malformed.
+TEST(ReportData, FieldsOfTheWrongJsonTypeAreNamedWithTheirLine) {
+    ScratchDir dir;
+    const auto message = [&](const nlohmann::json& run, const nlohmann::json& line) {
+        const std::string path = dir.file("typed.jsonl");
+        std::ofstream(path) << run.dump() << "\n" << line.dump() << "\n";
+        try {
+            collect_report({path});
+        } catch (const core::Error& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    const nlohmann::json run = run_line("x", "1");
+    const nlohmann::json ok = case_line("c", "onnx.Mul-7", "f32", "FAILED");
+    EXPECT_EQ(message(run, ok), "no error");
+    nlohmann::json bad_run = run;
+    bad_run["run"]["backend"]["name"] = 5;
+    EXPECT_NE(message(bad_run, ok)
+                  .find("typed.jsonl:1: not a results line (run.backend.name is "
+                        "not a string)"),
+              std::string::npos);
+    bad_run = run;
+    bad_run["run"]["backend"]["ops"] = {{"onnx.Mul-7", {"f32", 3}}};
+    EXPECT_NE(message(bad_run, ok)
+                  .find("run.backend.ops.onnx.Mul-7 has an item that is not a "
+                        "string"),
+              std::string::npos);
+    nlohmann::json bad = ok;
+    bad["message"] = nlohmann::json::array();
+    EXPECT_NE(message(run, bad).find("typed.jsonl:2: not a results line (message is not a string)"),
+              std::string::npos);
+    bad = ok;
+    bad["categories"] = {{"value", 1.5}};
+    EXPECT_NE(message(run, bad).find("categories.value is not a count"), std::string::npos);
+    bad["categories"] = {{"value", (std::int64_t{1} << 40) + 1}};
+    EXPECT_NE(message(run, bad).find("categories.value is not a count"), std::string::npos);
+    bad = ok;
+    bad["minimal"] = {{"mismatches", {{{"index", "zero"}}}}};
+    EXPECT_NE(message(run, bad).find("minimal.mismatches[].index is not a count"),
+              std::string::npos);
+}
+
 }  // namespace
 }  // namespace reports

@@ -570,3 +570,24 @@ TEST_F(OnnxTensorProto, DataSetsInNumericOrder) {
 
 }  // namespace
 }  // namespace spec_cases
+
+// Found by fuzz/onnx_fuzzer.cpp: dims of 2^61 elements were allocated before the data was
+// checked. Every element takes at least one byte of the file.
+TEST(TensorProtoLimits, DimsClaimingMoreElementsThanTheFileHoldsAreRefusedFirst) {
+    onnx::TensorProto proto;
+    proto.set_data_type(onnx::TensorProto::FLOAT);
+    proto.add_dims(std::int64_t{1} << 31);
+    proto.add_dims(std::int64_t{1} << 30);
+    proto.set_raw_data(std::string(16, '\0'));
+    const std::string path = ::testing::TempDir() + "huge_dims.pb";
+    std::ofstream(path, std::ios::binary) << proto.SerializeAsString();
+    try {
+        spec_cases::read_tensor_proto(path);
+        ADD_FAILURE() << "no error";
+    } catch (const core::Error& e) {
+        EXPECT_NE(std::string(e.what()).find("claim more elements than the file's"),
+                  std::string::npos)
+            << e.what();
+        EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+    }
+}

@@ -200,5 +200,12 @@ TEST(LoadInput, NpyPathOrInlineText) {
                        "neither an .npy file");
 }
 
+// Found by fuzz/inline_tensor_fuzzer.cpp: one value filling 10^16 elements was allocated.
+TEST(InlineTensor, OneValueFillsAtMostTheCap) {
+    expect_inline_error("u8:99999999999999996:0", "one value fills at most 67108864 elements");
+    expect_inline_error("f64:67108865:1", "one value fills at most");
+    EXPECT_EQ(parse_inline_tensor("u8:8192x8192:3", std::nullopt).size(), 67108864);
+}
+
 }  // namespace
 }  // namespace validator
