@@ -58,6 +58,10 @@ struct RunOptions {
     std::optional<std::string> write_expected;
     std::string label;         // the backend's name in reports; default: its name and version
     std::string command_line;  // recorded in the results' run line
+    // A directory of a run that was killed (or finished): run the cases its results.jsonl
+    // lacks, with the options its run line records; only the timeout may be given again.
+    std::string resume;
+    bool timeout_given = false;  // --timeout was on the command line
 };
 int run_run(const RunOptions& options);
 

@@ -72,6 +72,21 @@ void add_run_options(CLI::App& run, validator::RunOptions& o) {
     run.add_option("--expected", o.expected, "Expected deviations (PATTERN STATUS lines)");
     run.add_option("--write-expected", o.write_expected,
                    "Write this run's deviations as an expectations file");
+    run.add_option("--resume", o.resume,
+                   "Continue the killed (or finished) run in DIR with the options its "
+                   "results.jsonl records: run the cases it lacks, then write the reports. Only "
+                   "--timeout may be given with it")
+        ->type_name("DIR");
+}
+
+// A run option given with --resume, other than --timeout: the run line's options are the run's,
+// and another value would make a different run. "" when there is none.
+std::string option_besides_resume(const CLI::App& run) {
+    for (const CLI::Option* option : run.get_options())
+        if (option->count() > 0 && option->get_name() != "--resume" &&
+            option->get_name() != "--timeout")
+            return option->get_name();
+    return "";
 }
 
 }  // namespace
@@ -135,8 +150,15 @@ int main(int argc, char** argv) {
     try {
         if (*list) return validator::run_list(list_options);
         if (*run) {
+            const std::string extra = option_besides_resume(*run);
+            if (!run_options.resume.empty() && !extra.empty()) {
+                std::cerr << "eltwise-validate: run --resume DIR takes the run's own options: "
+                          << extra << " cannot be given with it (only --timeout can)\n";
+                return kUsageError;
+            }
             for (int i = 0; i < argc; ++i)
                 run_options.command_line += (i ? " " : "") + backends::shell_quoted(argv[i]);
+            run_options.timeout_given = run->count("--timeout") > 0;
             return validator::run_run(run_options);
         }
         if (*spec) return validator::run_spec(spec_options);

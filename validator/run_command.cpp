@@ -8,6 +8,8 @@
 #include <filesystem>
 #include <iostream>
 #include <stdexcept>
+#include <system_error>
+#include <unordered_map>
 
 #include "backends/process_backend.hpp"
 #include "core/error.hpp"
@@ -29,6 +31,8 @@ constexpr std::size_t kFindingsShown = 20;
 // Repro .npy files are written for cases up to this many output elements (a block of
 // exhaustive16 that could not be narrowed would write 100 MiB; its id replays it).
 constexpr std::int64_t kReproElementLimit = std::int64_t{1} << 20;
+// How the message of a case that the backend's hello does not claim starts.
+const std::string kNotClaimed = "the backend does not claim ";
 
 // The command that reruns one case with the same backend and policy.
 std::string replay_line(const RunOptions& o, const std::string& id) {
@@ -123,6 +127,9 @@ nlohmann::json run_line(const RunOptions& o, const backends::Hello* hello,
         {"policy", {{"nan", o.nan}, {"ulp", o.ulp}, {"allow_ftz", o.allow_ftz}}},
         {"backend_command", o.backend_cmd.empty() ? "--backend " + o.backend : o.backend_cmd}};
     if (!o.label.empty()) run["label"] = o.label;
+    // what `run --resume` needs to plan and judge the same cases
+    run["options"] = options_json(o);
+    run["directory"] = std::filesystem::current_path().string();
     if (!o.shard.empty()) run["shard"] = parse_shard(o.shard).text();
     if (hello) run["backend"] = nlohmann::json::parse(backends::to_line(*hello));
     if (!error.empty()) run["error"] = error;
@@ -131,10 +138,10 @@ nlohmann::json run_line(const RunOptions& o, const backends::Hello* hello,
 
 struct Runner {
     const RunOptions& options;
-    backends::Backend& backend;
     EvaluationSettings settings;
-    ResultsFile& results;
     RunSummary summary;
+    backends::Backend* backend = nullptr;  // set once the backend runs (not for recalled cases)
+    ResultsFile* results = nullptr;
     std::vector<Expectation> expectations;
     std::vector<Deviation> deviations;
     std::vector<std::string> new_findings, now_passing;
@@ -142,7 +149,7 @@ struct Runner {
     std::int64_t next_call = 1;
 
     CaseResult evaluate(const core::OpVersion& op, const CaseData& data) {
-        return evaluate_case(backend, op, data, settings, next_call++);
+        return evaluate_case(*backend, op, data, settings, next_call++);
     }
 
     // A random case that failed or crashed, or an exhaustive16 block that failed, crashed or
@@ -192,7 +199,7 @@ struct Runner {
         nlohmann::json line = case_line({&c, data, &result, minimal ? &*minimal : nullptr, files});
         if (is_deviation(result.status))
             line["replay"] = replay_line(options, minimal ? minimal->id : c.id);
-        results.append(line);
+        results->append(line);
         if (data && !data->note.empty()) notes.push_back(c.id + ": " + data->note);
         summary.add(c.op ? c.op->id() : "", result.status);
         judge(c.id, result.status, line);
@@ -225,6 +232,22 @@ struct Runner {
         return text + "\n    " + line.value("replay", "");
     }
 
+    // A case line of the run being resumed: counted and judged as if the case had just run.
+    void recall(const nlohmann::json& line) {
+        const std::string id = line["case"].get<std::string>();
+        const Status status = *parse_status(line["status"].get<std::string>());
+        summary.add_previous(line["op"].get<std::string>(), status);
+        if (line.contains("note")) notes.push_back(id + ": " + line["note"].get<std::string>());
+        judge(id, status, line);
+        // as run_claimed() says: a block that was built (it has shapes) and claimed
+        const bool checked = !line.value("shapes", nlohmann::json()).empty() &&
+                             !line.value("message", "").starts_with(kNotClaimed);
+        const auto key =
+            line["source"] == "exhaustive16" ? parse_exhaustive16_case_id(id) : std::nullopt;
+        if (checked && key)
+            summary.add_sweep(key->function.id, key->block.pairs(), line.value("seconds", 0.0));
+    }
+
     // Runs the case; for an exhaustive16 block, counts its pairs and wall time.
     void run(const PlannedCase& c) {
         const auto start = std::chrono::steady_clock::now();
@@ -239,11 +262,11 @@ struct Runner {
 
     // Runs the case; false when it ended UNSUPPORTED or ERROR without reaching the backend.
     bool run_claimed(const PlannedCase& c) {
-        if (!claimed(backend.hello(), c, c.valid)) {
+        if (!claimed(backend->hello(), c, c.valid)) {
             CaseResult r;
             r.status = Status::unsupported;
-            r.message = "the backend does not claim " + (c.op ? c.op->id() : "") + " " +
-                        std::string(core::name(c.dtype));
+            r.message =
+                kNotClaimed + (c.op ? c.op->id() : "") + " " + std::string(core::name(c.dtype));
             record(c, nullptr, std::move(r));
             return false;
         }
@@ -257,10 +280,10 @@ struct Runner {
             record(c, nullptr, std::move(r));
             return false;
         }
-        if (data.valid != c.valid && !claimed(backend.hello(), c, data.valid)) {
+        if (data.valid != c.valid && !claimed(backend->hello(), c, data.valid)) {
             CaseResult r;
             r.status = Status::unsupported;
-            r.message = "the backend does not claim this (op version, type)";
+            r.message = kNotClaimed + "this (op version, type)";
             record(c, &data, std::move(r));
             return false;
         }
@@ -295,12 +318,39 @@ int finish(Runner& r) {
     return findings == 0 ? 0 : 1;
 }
 
-}  // namespace
+// Reads --expected before the backend starts: a usage error costs no backend start.
+Runner make_runner(const RunOptions& o, std::size_t planned) {
+    Runner r{o,
+             {policy_of(o), o.timeout_seconds},
+             RunSummary(static_cast<std::int64_t>(planned)),
+             nullptr,
+             nullptr,
+             {},
+             {},
+             {},
+             {},
+             {},
+             1};
+    if (o.expected) r.expectations = read_expectations(*o.expected);
+    return r;
+}
 
-int run_run(const RunOptions& o) {
-    EvaluationSettings settings{policy_of(o), o.timeout_seconds};
-    std::vector<Expectation> expectations;
-    if (o.expected) expectations = read_expectations(*o.expected);
+// Runs the cases, appending their lines; a progress line on a terminal.
+void run_all(Runner& runner, const std::vector<const PlannedCase*>& todo) {
+    const bool terminal = ::isatty(2);
+    auto last = std::chrono::steady_clock::now();
+    for (const PlannedCase* c : todo) {
+        runner.run(*c);
+        if (terminal && std::chrono::steady_clock::now() - last > std::chrono::milliseconds(200)) {
+            std::cerr << "\r" << runner.summary.progress_line() << "\x1b[K" << std::flush;
+            last = std::chrono::steady_clock::now();
+        }
+    }
+    if (terminal) std::cerr << "\r" << runner.summary.progress_line() << "\x1b[K\n";
+}
+
+int run_new(const RunOptions& o) {
+    Runner runner = make_runner(o, 0);
     std::unique_ptr<backends::Backend> backend;
     try {
         backend = open_backend(o.backend, o.backend_cmd);
@@ -326,30 +376,166 @@ int run_run(const RunOptions& o) {
     std::filesystem::create_directories(o.out);
     ResultsFile results(o.out + "/results.jsonl");
     results.append(run_line(o, &hello, ""));
-    Runner runner{o,
-                  *backend,
-                  settings,
-                  results,
-                  RunSummary(static_cast<std::int64_t>(planned.size())),
-                  std::move(expectations),
-                  {},
-                  {},
-                  {},
-                  {},
-                  1};
-    const bool terminal = ::isatty(2);
-    auto last = std::chrono::steady_clock::now();
-    for (const PlannedCase& c : planned) {
-        runner.run(c);
-        if (terminal && std::chrono::steady_clock::now() - last > std::chrono::milliseconds(200)) {
-            std::cerr << "\r" << runner.summary.progress_line() << "\x1b[K" << std::flush;
-            last = std::chrono::steady_clock::now();
-        }
-    }
-    if (terminal) std::cerr << "\r" << runner.summary.progress_line() << "\x1b[K\n";
+    runner.summary = RunSummary(static_cast<std::int64_t>(planned.size()));
+    runner.backend = backend.get();
+    runner.results = &results;
+    std::vector<const PlannedCase*> todo;
+    for (const PlannedCase& c : planned)
+        todo.push_back(&c);
+    run_all(runner, todo);
     const int status = finish(runner);
     write_run_reports(o.out);
     return status;
+}
+
+// --- run --resume DIR ---
+
+std::string directory_of(const std::string& dir) {
+    std::filesystem::path p = std::filesystem::absolute(dir).lexically_normal();
+    return (p.has_filename() ? p : p.parent_path()).string();
+}
+
+// Moves to the directory the run started in, so that relative paths in its options (the backend
+// command, --onnx-dir, --expected) mean what they meant.
+void enter_run_directory(const nlohmann::json& run) {
+    const std::string then = run.value("directory", "");
+    std::error_code error;
+    if (then.empty() || !std::filesystem::is_directory(then, error)) {
+        std::cerr << "eltwise-validate: warning: the run's working directory '" << then
+                  << "' is gone; relative paths in its options are taken from here\n";
+        return;
+    }
+    if (std::filesystem::equivalent(then, std::filesystem::current_path(), error)) return;
+    std::filesystem::current_path(then);
+    std::cout << "working in " << then << ", as the run did\n";
+}
+
+// The options of the run whose run line this is; --timeout may be given again.
+RunOptions resumed_options(const nlohmann::json& run, const RunOptions& given,
+                           const std::string& dir) {
+    const auto fail = [&](const std::string& why) {
+        return core::Error(core::ErrorKind::input, dir + "/results.jsonl: " + why);
+    };
+    const std::string version = "eltwise-validate " ELTWISE_VERSION;
+    if (!run.contains("validator") || run["validator"] != version)
+        throw fail("written by " + run.value("validator", nlohmann::json()).dump() + ", not " +
+                   version + ", which may plan other cases: start a new run");
+    if (run.contains("error"))
+        throw fail("the run never started (" + run["error"].dump() +
+                   "): start it again without --resume");
+    if (!run.contains("options") || !run.contains("backend"))
+        throw fail("the run line records no options: not resumable");
+    RunOptions o;
+    try {
+        o = options_from_json(run["options"]);
+    } catch (const core::Error& e) {
+        throw fail(e.what());
+    }
+    o.out = dir;
+    o.command_line = given.command_line;
+    if (given.timeout_given) o.timeout_seconds = given.timeout_seconds;
+    return o;
+}
+
+backends::Hello recorded_hello(const nlohmann::json& run, const std::string& dir) {
+    try {
+        return backends::parse_hello(run["backend"].dump());
+    } catch (const std::exception& e) {
+        throw core::Error(
+            core::ErrorKind::input,
+            dir + "/results.jsonl: the run line's backend hello is unreadable: " + e.what());
+    }
+}
+
+// The planned cases that the lines already in the file do not cover, in plan order. A line that
+// the plan lacks (or has fewer times) means the file is not this plan's: resuming would mix runs.
+std::vector<const PlannedCase*> remaining_cases(
+    const std::vector<PlannedCase>& planned, std::unordered_map<std::string, std::int64_t> done) {
+    std::vector<const PlannedCase*> todo;
+    for (const PlannedCase& c : planned) {
+        const auto it = done.find(c.id);
+        if (it != done.end() && it->second > 0)
+            --it->second;
+        else
+            todo.push_back(&c);
+    }
+    for (const auto& [id, extra] : done)
+        if (extra > 0)
+            throw core::Error(core::ErrorKind::input,
+                              "results.jsonl has case " + id +
+                                  ", which the run's options do not plan (as often): the file "
+                                  "is not this run's");
+    return todo;
+}
+
+// The backend the remaining cases run on: the one the run started with, or no resuming.
+std::unique_ptr<backends::Backend> reopen_backend(const RunOptions& o,
+                                                  const nlohmann::json& recorded) {
+    std::unique_ptr<backends::Backend> backend = open_backend(o.backend, o.backend_cmd);
+    const nlohmann::json now = nlohmann::json::parse(backends::to_line(backend->hello()));
+    const auto named = [](const nlohmann::json& hello) {
+        return hello.value("name", "") + " " + hello.value("version", "");
+    };
+    if (now != recorded)
+        throw core::Error(core::ErrorKind::input,
+                          "the backend's hello is not the one the run started with (now " +
+                              named(now) + ", then " + named(recorded) +
+                              (named(now) == named(recorded) ? ", other claims" : "") +
+                              "): resuming would mix two backends' results");
+    return backend;
+}
+
+// Cuts a last line that the kill left half written; then appends the remaining cases.
+void continue_results(Runner& runner, const std::vector<const PlannedCase*>& todo,
+                      std::uint64_t complete_length, backends::Backend* backend) {
+    const std::string path = runner.options.out + "/results.jsonl";
+    if (std::filesystem::file_size(path) > complete_length) {
+        truncate_results(path, complete_length);
+        std::cout << "dropped the last line of results.jsonl, cut short when the run was killed\n";
+    }
+    if (todo.empty()) return;
+    ResultsFile results(path, ResultsFile::Mode::append);
+    runner.backend = backend;
+    runner.results = &results;
+    run_all(runner, todo);
+    runner.results = nullptr;
+}
+
+// Everything is read and checked before the file changes: an error leaves it as it was.
+int run_resumed(const RunOptions& given) {
+    const std::string dir = directory_of(given.resume);
+    const std::string path = dir + "/results.jsonl";
+    if (!std::filesystem::is_regular_file(path))
+        throw core::Error(core::ErrorKind::input, dir + " has no results.jsonl: nothing to resume");
+    const nlohmann::json run = read_run_line(path);
+    const RunOptions o = resumed_options(run, given, dir);
+    const backends::Hello hello = recorded_hello(run, dir);
+    enter_run_directory(run);
+    SourceOptions sources{o.seed, o.count, o.onnx_dirs,
+                          [&](const PlannedCase& c) { return claimed(hello, c, true); }};
+    const std::vector<PlannedCase> planned = plan_run(o, sources);
+    Runner runner = make_runner(o, planned.size());
+    std::unordered_map<std::string, std::int64_t> done;
+    const std::uint64_t length = read_case_lines(path, [&](const nlohmann::json& line) {
+        ++done[line["case"].get<std::string>()];
+        runner.recall(line);
+    });
+    const std::vector<const PlannedCase*> todo = remaining_cases(planned, std::move(done));
+    std::cout << "resuming " << dir << ": " << planned.size() - todo.size() << " of "
+              << planned.size() << " cases done, " << todo.size() << " to run\n";
+    std::unique_ptr<backends::Backend> backend;
+    if (!todo.empty()) backend = reopen_backend(o, run["backend"]);
+    continue_results(runner, todo, length, backend.get());
+    if (todo.empty()) std::cout << "the run was complete: nothing to run; reports rewritten\n";
+    const int status = finish(runner);
+    write_run_reports(o.out);
+    return status;
+}
+
+}  // namespace
+
+int run_run(const RunOptions& o) {
+    return o.resume.empty() ? run_new(o) : run_resumed(o);
 }
 
 }  // namespace validator

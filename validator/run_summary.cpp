@@ -15,6 +15,11 @@ void RunSummary::add(const std::string& op_id, Status s) {
     ++per_op_[op_id.empty() ? "(none)" : op_id][static_cast<std::size_t>(s)];
 }
 
+void RunSummary::add_previous(const std::string& op_id, Status s) {
+    add(op_id, s);
+    ++previous_;
+}
+
 void RunSummary::add_sweep(const std::string& function, std::int64_t pairs, double seconds) {
     if (sweeps_.empty() || sweeps_.back().first != function) sweeps_.push_back({function, {}});
     sweeps_.back().second.pairs += pairs;
@@ -33,7 +38,7 @@ std::string RunSummary::progress_line() const {
         if (count(s)) line += " " + std::string(name(s)) + " " + std::to_string(count(s));
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-    const double rate = seconds > 0 ? static_cast<double>(done_) / seconds : 0;
+    const double rate = seconds > 0 ? static_cast<double>(done_ - previous_) / seconds : 0;
     char tail[96];
     std::snprintf(tail, sizeof tail, "  %.0f cases/s  ETA %.0fs", rate,
                   rate > 0 ? static_cast<double>(total_ - done_) / rate : 0.0);

@@ -18,6 +18,8 @@ class RunSummary {
   public:
     explicit RunSummary(std::int64_t total_cases);
     void add(const std::string& op_id, Status s);
+    // A case that an earlier process of a resumed run ended: counted, but not in cases/s.
+    void add_previous(const std::string& op_id, Status s);
 
     // Pairs of an exhaustive function (exhaustive16) checked, and the wall time they took.
     void add_sweep(const std::string& function, std::int64_t pairs, double seconds);
@@ -36,6 +38,7 @@ class RunSummary {
     using Counts = std::array<std::int64_t, kStatuses.size()>;
     std::int64_t total_;
     std::int64_t done_ = 0;
+    std::int64_t previous_ = 0;
     Counts totals_{};
     std::map<std::string, Counts> per_op_;
     struct Sweep {
