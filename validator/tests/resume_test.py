@@ -14,9 +14,8 @@ import tempfile
 import time
 import unittest
 
-VALIDATE = os.environ.get("ELTWISE_VALIDATE", "eltwise-validate")
-HOST = os.environ.get("ELTWISE_HOST", "eltwise-backend-host")
-PLANTED_PLUGIN = os.environ.get("ELTWISE_PLANTED_PLUGIN", "")
+import run_command_test
+from run_command_test import HOST, PLANTED_PLUGIN, VALIDATE
 
 # Non-default seed, count, filter and label: a resumed run that fell back to the defaults would
 # plan other cases.
@@ -77,13 +76,7 @@ def kill_when(proc, path, lines):
     return False
 
 
-class Harness(unittest.TestCase):
-    def assert_exit(self, proc, code):
-        self.assertEqual(proc.returncode, code,
-                         "exit %d\nstdout:\n%s\nstderr:\n%s" % (proc.returncode,
-                                                                proc.stdout[-3000:],
-                                                                proc.stderr[-3000:]))
-
+class Harness(run_command_test.Harness):
     def finished_run(self):
         out = tempfile.mkdtemp(prefix="eltwise-resume-a-")
         proc = validate(["run", "--out", out, "--backend-cmd", backend_command()] + OPTIONS)
