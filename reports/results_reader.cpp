@@ -12,7 +12,7 @@ namespace {
 
 // The JSON type that each field the reports read must have when it is present; anything else
 // would reach the reports as a type they do not expect.
-enum class Type { string, count, number, boolean, object, array };
+enum class Type { string, count, integer, number, boolean, object, array };
 
 struct Field {
     const char* name;
@@ -35,7 +35,7 @@ constexpr Field kCaseFields[] = {
     {"files", Type::array},       {"attributes", Type::object}, {"shapes", Type::array},
     {"seconds", Type::number},    {"valid", Type::boolean},     {"tries", Type::count}};
 constexpr Field kMismatchFields[] = {
-    {"index", Type::count},       {"category", Type::string}, {"a", Type::string},
+    {"index", Type::integer},     {"category", Type::string}, {"a", Type::string},
     {"b", Type::string},          {"expected", Type::string}, {"actual", Type::string},
     {"a_bits", Type::string},     {"b_bits", Type::string},   {"expected_bits", Type::string},
     {"actual_bits", Type::string}};
@@ -50,6 +50,8 @@ bool has_type(const nlohmann::json& value, Type type) {
         case Type::count:
             return value.is_number_integer() && value.get<std::int64_t>() >= 0 &&
                    value.get<std::int64_t>() <= kMaxCount;
+        case Type::integer:  // a mismatch's index: -1 for a whole-output (shape, dtype) mismatch
+            return value.is_number_integer();
         case Type::number:
             return value.is_number();
         case Type::boolean:
@@ -63,7 +65,7 @@ bool has_type(const nlohmann::json& value, Type type) {
 }
 
 const char* type_name(Type type) {
-    constexpr const char* kNames[] = {"a string",      "a count",   "a number",
+    constexpr const char* kNames[] = {"a string",      "a count",   "an integer", "a number",
                                       "true or false", "an object", "an array"};
     return kNames[static_cast<int>(type)];
 }

@@ -233,7 +233,7 @@ TEST(ReportData, FieldsOfTheWrongJsonTypeAreNamedWithTheirLine) {
     EXPECT_NE(message(run, bad).find("categories.value is not a count"), std::string::npos);
     bad = ok;
     bad["minimal"] = {{"mismatches", {{{"index", "zero"}}}}};
-    EXPECT_NE(message(run, bad).find("minimal.mismatches[].index is not a count"),
+    EXPECT_NE(message(run, bad).find("minimal.mismatches[].index is not an integer"),
               std::string::npos);
 }
 
