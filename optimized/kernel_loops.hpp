@@ -71,24 +71,40 @@ bool vector_scalar(const T* a, const T* b, T* out, std::int64_t n) {
     return false;
 }
 
+// Floats ignore the rounding mode: both division rows run the same kernels.
 template <class T, Operation Op>
-void fill_row(KernelTable<T>& table) {
-    // Floats ignore the rounding mode: both division rows hold the same kernels.
-    constexpr Operation kOp =
-        (!kIsInteger<T> && Op == Operation::divide_floor) ? Operation::divide_truncate : Op;
-    auto& row = table.kernels[static_cast<int>(Op)];
-    row[static_cast<int>(Operands::vector_vector)] = vector_vector<kOp, T>;
-    row[static_cast<int>(Operands::vector_scalar)] = vector_scalar<kOp, T>;
-    row[static_cast<int>(Operands::scalar_vector)] = scalar_vector<kOp, T>;
+inline constexpr Operation kEffective = (!kIsInteger<T> && Op == Operation::divide_floor)
+                                            ? Operation::divide_truncate
+                                            : Op;
+
+// A table whose every entry is make.template operator()<Op, Shape>(): `make` is a generic lambda
+// naming a kernel template, e.g. []<Operation Op, Operands S>() { return my_kernel<Op, S>; }.
+template <class T, class Make>
+KernelTable<T> table_of(Make make) {
+    KernelTable<T> table{};
+    const auto row = [&]<Operation Op>() {
+        auto& r = table.kernels[static_cast<int>(Op)];
+        r[static_cast<int>(Operands::vector_vector)] =
+            make.template operator()<Op, Operands::vector_vector>();
+        r[static_cast<int>(Operands::vector_scalar)] =
+            make.template operator()<Op, Operands::vector_scalar>();
+        r[static_cast<int>(Operands::scalar_vector)] =
+            make.template operator()<Op, Operands::scalar_vector>();
+    };
+    row.template operator()<Operation::multiply>();
+    row.template operator()<Operation::divide_truncate>();
+    row.template operator()<Operation::divide_floor>();
+    return table;
 }
 
 template <class T>
 KernelTable<T> loop_kernels() {
-    KernelTable<T> table{};
-    fill_row<T, Operation::multiply>(table);
-    fill_row<T, Operation::divide_truncate>(table);
-    fill_row<T, Operation::divide_floor>(table);
-    return table;
+    return table_of<T>([]<Operation Op, Operands Shape>() -> Kernel<T> {
+        constexpr Operation kOp = kEffective<T, Op>;
+        if constexpr (Shape == Operands::vector_vector) return vector_vector<kOp, T>;
+        if constexpr (Shape == Operands::vector_scalar) return vector_scalar<kOp, T>;
+        return scalar_vector<kOp, T>;
+    });
 }
 
 }  // namespace

@@ -36,10 +36,20 @@ template <class T>
 const KernelTable<T>& portable_kernels();  // baseline x86-64 (SSE2), `omp simd` loops
 template <class T>
 const KernelTable<T>& avx2_kernels();  // AVX2 + F16C + FMA (FMA never used: no contraction)
+template <class T>
+const KernelTable<T>& avx512_kernels();  // AVX-512 F, BW, DQ, VL, VBMI
 
 template <class T>
 const KernelTable<T>& kernels_for(Isa isa) {
-    return isa == Isa::avx2 ? avx2_kernels<T>() : portable_kernels<T>();
+    switch (isa) {
+        case Isa::avx512:
+            return avx512_kernels<T>();
+        case Isa::avx2:
+            return avx2_kernels<T>();
+        case Isa::portable:
+            break;
+    }
+    return portable_kernels<T>();
 }
 
 }  // namespace optimized

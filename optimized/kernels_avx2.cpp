@@ -115,39 +115,6 @@ bool bf16_kernel(const BFloat16* a, const BFloat16* b, BFloat16* out, std::int64
     return false;
 }
 
-template <Operation Op>
-void fill_bf16_row(KernelTable<BFloat16>& table) {
-    auto& row = table.kernels[static_cast<int>(Op)];
-    row[static_cast<int>(Operands::vector_vector)] = bf16_kernel<Op, Operands::vector_vector>;
-    row[static_cast<int>(Operands::vector_scalar)] = bf16_kernel<Op, Operands::vector_scalar>;
-    row[static_cast<int>(Operands::scalar_vector)] = bf16_kernel<Op, Operands::scalar_vector>;
-}
-
-KernelTable<BFloat16> bf16_kernels() {
-    KernelTable<BFloat16> table{};
-    fill_bf16_row<Operation::multiply>(table);
-    fill_bf16_row<Operation::divide_truncate>(table);
-    fill_bf16_row<Operation::divide_floor>(table);  // floats ignore the rounding mode
-    return table;
-}
-
-template <Operation Op>
-void fill_f16_row(KernelTable<Half>& table) {
-    auto& row = table.kernels[static_cast<int>(Op)];
-    row[static_cast<int>(Operands::vector_vector)] = f16_kernel<Op, Operands::vector_vector>;
-    row[static_cast<int>(Operands::vector_scalar)] = f16_kernel<Op, Operands::vector_scalar>;
-    row[static_cast<int>(Operands::scalar_vector)] = f16_kernel<Op, Operands::scalar_vector>;
-}
-
-KernelTable<Half> f16c_kernels() {
-    KernelTable<Half> table{};
-    fill_f16_row<Operation::multiply>(table);
-    fill_f16_row<Operation::divide_truncate>(table);
-    table.kernels[static_cast<int>(Operation::divide_floor)] =
-        table.kernels[static_cast<int>(Operation::divide_truncate)];
-    return table;
-}
-
 // 32-bit integer division by one invariant divisor d != 0: multiply and shift instead of
 // vdivpd (Granlund and Montgomery, "Division by invariant integers using multiplication",
 // PLDI 1994, fig. 4.1, the unsigned round-up method that holds for every n < 2^32): with
@@ -250,7 +217,8 @@ const KernelTable<T>& avx2_kernels() {
 
 template <>
 const KernelTable<Half>& avx2_kernels() {
-    static const KernelTable<Half> table = f16c_kernels();
+    static const KernelTable<Half> table = table_of<Half>(
+        []<Operation Op, Operands Shape>() -> Kernel<Half> { return f16_kernel<Op, Shape>; });
     return table;
 }
 
@@ -268,7 +236,8 @@ const KernelTable<std::uint32_t>& avx2_kernels() {
 
 template <>
 const KernelTable<BFloat16>& avx2_kernels() {
-    static const KernelTable<BFloat16> table = bf16_kernels();
+    static const KernelTable<BFloat16> table = table_of<BFloat16>(
+        []<Operation Op, Operands Shape>() -> Kernel<BFloat16> { return bf16_kernel<Op, Shape>; });
     return table;
 }
 

@@ -24,6 +24,7 @@
 #include "core/tensor.hpp"
 #include "optimized/cpu_dispatch.hpp"
 #include "optimized/run.hpp"
+#include "optimized/tests/isa_under_test.hpp"
 #include "reference/run.hpp"
 
 namespace {
@@ -162,13 +163,11 @@ std::string describe(const OpVersion& op, ElementType type, const Shape& a, cons
 }
 
 std::vector<optimized::Isa> isas() {
-    std::vector<optimized::Isa> out{optimized::Isa::portable};
-    if (optimized::cpu_has_avx2()) out.push_back(optimized::Isa::avx2);
-    return out;
+    return optimized::testing::isas_under_test();
 }
 
-const char* name(optimized::Isa isa) {
-    return isa == optimized::Isa::avx2 ? "avx2" : "portable";
+std::string isa_name(optimized::Isa isa) {
+    return std::string(optimized::name(isa));
 }
 
 // One case: the reference once, then the optimized run with every ISA and thread count.
@@ -189,7 +188,8 @@ void expect_same(const OpVersion& op, ElementType type, const Shape& shape_a, co
         optimized::set_isa_override(isa);
         for (const int n : threads) {
             const core::OpOutput actual = optimized::run(op, attributes, a, b, n);
-            const std::string where = what + " isa=" + name(isa) + " threads=" + std::to_string(n);
+            const std::string where =
+                what + " isa=" + isa_name(isa) + " threads=" + std::to_string(n);
             ASSERT_EQ(actual.value.type, expected.value.type) << where;
             ASSERT_EQ(actual.value.shape, expected.value.shape) << where;
             const std::string diff = core::dispatch(type, [&](auto tag) -> std::string {
@@ -467,7 +467,7 @@ void expect_same_tensors(const OpVersion& op, const Tensor& a, const Tensor& b,
     for (const auto isa : isas()) {
         optimized::set_isa_override(isa);
         const core::OpOutput actual = optimized::run(op, {}, a, b, 1);
-        const std::string where = what + " isa=" + name(isa);
+        const std::string where = what + " isa=" + isa_name(isa);
         ASSERT_EQ(actual.value.shape, expected.value.shape) << where;
         EXPECT_EQ((compare_values<T>(expected.value, actual.value)), "") << where;
         // Stricter than compare_values: every bit, NaN payloads included, except where both
@@ -547,7 +547,7 @@ TEST(OptimizedScalarDivisor, Int32EveryDivisorClass) {
                 optimized::set_isa_override(isa);
                 const core::OpOutput actual = optimized::run(op, attributes, a, b, 1);
                 const std::string where =
-                    "d=" + std::to_string(d) + " floor=" + floor + " isa=" + name(isa);
+                    "d=" + std::to_string(d) + " floor=" + floor + " isa=" + isa_name(isa);
                 EXPECT_TRUE(actual.value.bytes == expected.value.bytes) << where;
                 EXPECT_EQ(actual.undefined, expected.undefined) << where;
             }
@@ -556,11 +556,12 @@ TEST(OptimizedScalarDivisor, Int32EveryDivisorClass) {
     }
 }
 
-// u8 division, exhaustively: all 65536 (a, b) pairs as vectors, and every value against every
+// 8-bit division, exhaustively: all 65536 (a, b) pairs as vectors, and every value against every
 // scalar divisor and dividend (zero included), floor and truncation, every kernel set.
-TEST(OptimizedExhaustiveU8, DivideEveryPair) {
-    const auto tensor = [](const std::vector<std::uint8_t>& v) {
-        Tensor t = Tensor::zeros(ElementType::u8, {static_cast<std::int64_t>(v.size())});
+template <class T>
+void expect_every_8bit_pair(ElementType type) {
+    const auto tensor = [&](const std::vector<std::uint8_t>& v) {
+        Tensor t = Tensor::zeros(type, {static_cast<std::int64_t>(v.size())});
         std::memcpy(t.bytes.data(), v.data(), v.size());
         return t;
     };
@@ -585,14 +586,96 @@ TEST(OptimizedExhaustiveU8, DivideEveryPair) {
             for (const auto isa : isas()) {
                 optimized::set_isa_override(isa);
                 const core::OpOutput actual = optimized::run(op, attributes, a, b, 1);
-                const std::string where =
-                    "case " + std::to_string(c) + " floor=" + floor + " isa=" + name(isa);
+                const std::string where = std::string(core::name(type)) + " case " +
+                                          std::to_string(c) + " floor=" + floor +
+                                          " isa=" + isa_name(isa) +
+                                          compare_values<T>(expected.value, actual.value);
                 ASSERT_TRUE(actual.value.bytes == expected.value.bytes) << where;
                 ASSERT_EQ(actual.undefined, expected.undefined) << where;
             }
             optimized::set_isa_override(std::nullopt);
         }
     }
+}
+
+TEST(OptimizedExhaustive8Bit, DivideEveryU8Pair) {
+    expect_every_8bit_pair<std::uint8_t>(ElementType::u8);
+}
+
+TEST(OptimizedExhaustive8Bit, DivideEveryI8Pair) {
+    expect_every_8bit_pair<std::int8_t>(ElementType::i8);
+}
+
+// 64-bit division (the AVX-512 path divides in f64 when both operands are below 2^53 in
+// magnitude): operands on both sides of 2^53, MIN, MAX, -1, 0 and random ones, mixed in every
+// vector so that the exact lanes and the fallback meet, as vectors and against scalars.
+template <class T>
+std::vector<T> values_64() {
+    using L = std::numeric_limits<T>;
+    std::vector<T> out{
+        T(0), T(1), T(2), T(3), T(7), T(10), L::max(), L::min(), T(L::max() - 1), T(L::max() / 3)};
+    for (const int k : {31, 32, 52, 53, 54, 62})
+        for (const std::int64_t delta : {-1, 0, 1}) {
+            const auto p =
+                static_cast<T>((std::uint64_t{1} << k) + static_cast<std::uint64_t>(delta));
+            out.push_back(p);
+            if constexpr (std::is_signed_v<T>) out.push_back(static_cast<T>(0 - p));
+        }
+    if constexpr (std::is_signed_v<T>)
+        out.insert(out.end(), {T(-1), T(-2), T(-3), T(-7), T(L::min() + 1)});
+    std::mt19937_64 rng(53);
+    while (out.size() < 96) {
+        const int bits = 1 + static_cast<int>(rng() % 64);
+        out.push_back(static_cast<T>(rng() >> (64 - bits)) * (rng() & 1 ? T(1) : T(-1)));
+    }
+    return out;
+}
+
+template <class T>
+void expect_divisions_64(ElementType type) {
+    const std::vector<T> v = values_64<T>();
+    std::vector<T> xs, ys;  // every pair
+    for (const T x : v)
+        for (const T y : v) {
+            xs.push_back(x);
+            ys.push_back(y);
+        }
+    const auto tensor = [&](const std::vector<T>& values) {
+        Tensor t = Tensor::zeros(type, {static_cast<std::int64_t>(values.size())});
+        std::memcpy(t.bytes.data(), values.data(), values.size() * sizeof(T));
+        return t;
+    };
+    std::vector<std::pair<Tensor, Tensor>> cases{{tensor(xs), tensor(ys)}};
+    for (const T s : v) {
+        cases.emplace_back(tensor(v), tensor({s}));
+        cases.emplace_back(tensor({s}), tensor(v));
+    }
+    const OpVersion& op = *core::find_op_version("openvino.Divide-1");
+    for (const char* floor : {"true", "false"}) {
+        const AttributeMap attributes{{"m_pythondiv", floor}};
+        for (std::size_t c = 0; c < cases.size(); ++c) {
+            const auto& [a, b] = cases[c];
+            const core::OpOutput expected = reference::run(op, attributes, a, b);
+            for (const auto isa : isas()) {
+                optimized::set_isa_override(isa);
+                const core::OpOutput actual = optimized::run(op, attributes, a, b, 1);
+                const std::string where = std::string(core::name(type)) + " case " +
+                                          std::to_string(c) + " floor=" + floor +
+                                          " isa=" + isa_name(isa);
+                ASSERT_EQ((compare_values<T>(expected.value, actual.value)), "") << where;
+                ASSERT_EQ(actual.undefined, expected.undefined) << where;
+            }
+            optimized::set_isa_override(std::nullopt);
+        }
+    }
+}
+
+TEST(OptimizedDivision64, Int64AroundTwoTo53) {
+    expect_divisions_64<std::int64_t>(ElementType::i64);
+}
+
+TEST(OptimizedDivision64, UInt64AroundTwoTo53) {
+    expect_divisions_64<std::uint64_t>(ElementType::u64);
 }
 
 // i32 and u32 by one divisor (the AVX2 multiply-and-shift path): about 2000 divisors (every
@@ -659,7 +742,7 @@ void expect_scalar_divisors_32(ElementType type) {
                 const core::OpOutput actual = optimized::run(op, attributes, a, b, 1);
                 const std::string where = std::string(core::name(type)) +
                                           " d=" + std::to_string(d) + " floor=" + floor +
-                                          " isa=" + name(isa);
+                                          " isa=" + isa_name(isa);
                 ASSERT_EQ((compare_values<T>(expected.value, actual.value)), "") << where;
                 ASSERT_EQ(actual.undefined, expected.undefined) << where;
             }
