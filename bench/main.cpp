@@ -1,6 +1,7 @@
 // eltwise-bench: throughput of optimized::run_into (into a preallocated output, as the peers)
 // against the reference, Eigen, oneDNN and a copy ceiling, one JSON line per (row,
-// implementation). See bench/README in the project README.
+// implementation); optimized once per kernel set (ISA) asked for with --isa. See "Throughput
+// benchmark" in the project README.
 #include <malloc.h>
 #include <omp.h>
 
@@ -12,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 
 #include "bench/bench_row.hpp"
@@ -23,6 +25,7 @@
 #include "reference/run.hpp"
 
 #ifdef ELTWISE_BENCH_HAVE_OPTIMIZED
+#include "optimized/cpu_dispatch.hpp"
 #include "optimized/run.hpp"
 #endif
 
@@ -38,6 +41,10 @@ struct Options {
     bool fresh_pages = false;
     std::string rows_file = ELTWISE_BENCH_ROWS_FILE;
     std::vector<std::string> only;
+    std::string isa_list;
+#ifdef ELTWISE_BENCH_HAVE_OPTIMIZED
+    std::vector<optimized::Isa> isas;  // the active ISA first: its line keeps impl "optimized"
+#endif
 };
 
 struct RowRun {
@@ -54,10 +61,12 @@ json base(const RowRun& r, std::string_view impl) {
     return {{"row", r.row.id}, {"impl", impl}};
 }
 
-void emit_na(const RowRun& r, std::string_view impl, const std::string& reason) {
+void emit_na(const RowRun& r, std::string_view impl, const std::string& reason,
+             json extra = json::object()) {
     json j = base(r, impl);
     j["status"] = "n/a";
     j["reason"] = reason;
+    j.update(extra);
     emit(j);
 }
 
@@ -121,7 +130,13 @@ bool run_row(const bench::Row& row, const Options& o) {
                               " timed run(s) at the row's size, no warmup"}});
 
 #ifdef ELTWISE_BENCH_HAVE_OPTIMIZED
-    {
+    for (const optimized::Isa isa : o.isas) {
+        const std::string isa_name(optimized::name(isa));
+        const std::string impl = isa == o.isas.front() ? "optimized" : "optimized." + isa_name;
+        if (!optimized::set_isa_override(isa)) {
+            emit_na(r, impl, "this CPU does not run " + isa_name, {{"isa", isa_name}});
+            continue;
+        }
         // Like the peers, optimized writes into an output allocated once, outside the timing:
         // run_into reuses a tensor of the right type, shape and size (no allocation, no fill).
         // The reference column still times reference::run, allocation included.
@@ -138,18 +153,21 @@ bool run_row(const bench::Row& row, const Options& o) {
                                      ? mismatches(*expected, got->value.bytes.data())
                                      : elements;
         const bool same_undefined = got->undefined == expected->undefined;
-        emit_timing(r, "optimized", t, r.bytes, threads,
-                    {{"mismatches", bad},
+        emit_timing(r, impl, t, r.bytes, threads,
+                    {{"isa", isa_name},
+                     {"mismatches", bad},
                      {"note",
                       "optimized::run_into with a preallocated, reused output (as the "
                       "peers); allocation and zero fill are not timed"}});
         if (bad != 0 || !same_undefined) {
-            std::cerr << "eltwise-bench: optimized::run disagrees with reference::run on row "
-                      << row.id << " (" << bad << " elements differ"
-                      << (same_undefined ? "" : ", undefined lists differ") << ")\n";
+            std::cerr << "eltwise-bench: optimized::run (" << isa_name
+                      << ") disagrees with reference::run on row " << row.id << " (" << bad
+                      << " elements differ" << (same_undefined ? "" : ", undefined lists differ")
+                      << ")\n";
             ok = false;
         }
     }
+    optimized::set_isa_override(std::nullopt);
 #else
     emit_na(r, "optimized", "built without optimized/ (CMake target eltwise_optimized missing)");
 #endif
@@ -186,6 +204,33 @@ bool run_row(const bench::Row& row, const Options& o) {
     return ok;
 }
 
+#ifdef ELTWISE_BENCH_HAVE_OPTIMIZED
+// --isa: comma-separated kernel set names or "all" (every one this CPU runs), after the active
+// ISA, which is always timed. Unsupported ones stay in the list and report n/a.
+std::vector<optimized::Isa> parse_isa_list(const std::string& list) {
+    std::vector<optimized::Isa> isas{optimized::active_isa()};
+    const auto add = [&](optimized::Isa isa) {
+        if (std::find(isas.begin(), isas.end(), isa) == isas.end()) isas.push_back(isa);
+    };
+    std::istringstream in(list);
+    for (std::string item; std::getline(in, item, ',');) {
+        if (item == "all") {
+            for (const optimized::Isa isa : optimized::kIsas)
+                if (optimized::cpu_supports(isa)) add(isa);
+        } else if (const auto isa = optimized::parse_isa(item)) {
+            add(*isa);
+        } else {
+            std::string names;
+            for (const optimized::Isa known : optimized::kIsas)
+                names += std::string(optimized::name(known)) + ", ";
+            throw std::runtime_error("--isa " + list + ": unknown kernel set '" + item +
+                                     "' (one of " + names + "or all)");
+        }
+    }
+    return isas;
+}
+#endif
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -200,6 +245,9 @@ int main(int argc, char** argv) {
         ->check(CLI::NonNegativeNumber);
     app.add_option("--rows", o.rows_file, "the rows file")->check(CLI::ExistingFile);
     app.add_option("--only", o.only, "run only these row ids");
+    app.add_option("--isa", o.isa_list,
+                   "time optimized with each of these kernel sets (comma-separated: portable, "
+                   "avx2, avx512, or all = every one this CPU runs); default: the active one");
     app.add_flag("--fresh-pages", o.fresh_pages,
                  "keep glibc's mmap for big blocks: every output allocation faults in new pages");
     CLI11_PARSE(app, argc, argv);
@@ -213,6 +261,9 @@ int main(int argc, char** argv) {
     }
 
     try {
+#ifdef ELTWISE_BENCH_HAVE_OPTIMIZED
+        o.isas = parse_isa_list(o.isa_list);
+#endif
         const std::vector<bench::Row> rows = bench::load_rows(o.rows_file);
         json meta = {{"mode", o.smoke ? "smoke" : "full"},
                      {"threads", omp_get_max_threads()},
@@ -224,7 +275,8 @@ int main(int argc, char** argv) {
                      {"eigen", bench::eigen_version()},
                      {"onednn", bench::onednn_version()},
 #ifdef ELTWISE_BENCH_HAVE_OPTIMIZED
-                     {"optimized", true}};
+                     {"optimized", true},
+                     {"isa", optimized::name(o.isas.front())}};
 #else
                      {"optimized", false}};
 #endif

@@ -3,6 +3,9 @@
 markdown table: per row, GB/s / Gelem/s of every implementation, the copy ceiling, and the ratios
 optimized/ceiling and optimized/best peer (peers: Eigen, oneDNN, numpy, ORT; a peer computing a
 different function, such as oneDNN's integer division, is shown with a dagger and not counted).
+Every optimized line (eltwise-bench --isa: "optimized" for the active ISA, "optimized.<isa>" for
+the others) gets a column headed with its ISA and a ratio to the ceiling; the best-peer ratio and
+the alloc share use "optimized".
 
 usage: results_table.py FILE.jsonl...   (a missing or empty file shows its peer as n/a)
 """
@@ -53,10 +56,21 @@ def cell(r):
     return text
 
 
+def optimized_columns(results):
+    """(impl, header) per optimized line present, "optimized" first (always, as it may be n/a)."""
+    impls = ["optimized"] + [i for _, i in results if i.startswith("optimized.")]
+    isas = {impl: r["isa"] for (_, impl), r in results.items() if "isa" in r}
+    return [(impl, f"{impl} ({isas[impl]})" if impl in isas else impl)
+            for impl in dict.fromkeys(impls)]
+
+
 def main(paths):
     results, metas, order = load(paths)
-    head = ["row", "copy GB/s"] + [f"{name}" for _, name in COLUMNS] + [
-        "opt/ceiling", "opt/best peer", "best peer", "alloc share"]
+    opt_columns = optimized_columns(results)
+    columns = opt_columns + COLUMNS[1:]
+    head = ["row", "copy GB/s"] + [f"{name}" for _, name in columns] + [
+        impl.replace("optimized", "opt") + "/ceiling" for impl, _ in opt_columns] + [
+        "opt/best peer", "best peer", "alloc share"]
     print("| " + " | ".join(head) + " |")
     print("|" + "|".join(["---"] + ["---:"] * (len(head) - 1)) + "|")
     reasons = {}
@@ -64,13 +78,16 @@ def main(paths):
         get = lambda impl: results.get((row, impl))
         copy, opt = get("copy"), get("optimized")
         cells = [row, num(copy["gb_per_s"]) if copy and copy.get("status") == "ok" else "–"]
-        for impl, name in COLUMNS:
+        for impl, name in columns:
             r = get(impl)
             cells.append(cell(r))
             if r is not None and r.get("status") != "ok":
                 reasons.setdefault(name, {}).setdefault(r.get("reason", "?"), []).append(row)
+        for impl, _ in opt_columns:
+            r = get(impl)
+            ran = r is not None and r.get("status") == "ok" and copy
+            cells.append(num(r["gb_per_s"] / copy["gb_per_s"]) if ran else "–")
         ok = opt is not None and opt.get("status") == "ok"
-        cells.append(num(opt["gb_per_s"] / copy["gb_per_s"]) if ok and copy else "–")
         peers = [(get(p)["gb_per_s"], dict(COLUMNS)[p]) for p in PEERS
                  if get(p) and get(p).get("status") == "ok" and get(p).get("same_semantics", True)]
         best = max(peers) if peers else None
@@ -90,6 +107,10 @@ def main(paths):
           "`reference::run`, allocation included. `alloc share`: time of `Tensor::uninitialized` for "
           "the output alone over the optimized time, i.e. what `optimized::run` (which allocates "
           "its output, without a zero fill) adds.")
+    if len(opt_columns) > 1:
+        print("`optimized.<isa>`: the same, with the kernel set forced (eltwise-bench `--isa`); "
+              "each optimized header names the ISA it ran. `opt/best peer` and `alloc share` use "
+              "`optimized`, the active ISA (meta `isa`).")
     ref = next((r for (_, impl), r in results.items() if impl == "reference" and "note" in r), None)
     if ref:
         print(f"- reference: {ref['note']}")

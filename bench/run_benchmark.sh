@@ -3,11 +3,13 @@
 # with the release preset, runs it and its numpy and onnxruntime-node peers, and prints one
 # markdown table. Raw JSON lines stay in build/release/bench/results/.
 #
-#   bench/run_benchmark.sh [--smoke] [--reps N] [--no-install] [--only ROW_ID]...
+#   bench/run_benchmark.sh [--smoke] [--reps N] [--no-install] [--isa LIST] [--only ROW_ID]...
 #
 #   --smoke       every row at a tiny shape, 1 repetition (seconds; numbers mean nothing)
 #   --reps N      timed repetitions per implementation, median reported (default 7)
 #   --no-install  skip apt-get / npm (peers that are missing report n/a)
+#   --isa LIST    also time optimized with these kernel sets: comma-separated portable, avx2,
+#                 avx512, or all (every one this CPU runs); default: only the active one
 #   --only ID     run only this row of bench/rows.json (repeatable)
 #
 # Threads: OMP_NUM_THREADS defaults to all cores (nproc) for eltwise-bench (optimized, Eigen
@@ -21,13 +23,15 @@ smoke=()
 reps=7
 install=1
 only=()
+isa=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --smoke) smoke=(--smoke) ;;
     --reps) reps="$2"; shift ;;
     --no-install) install=0 ;;
     --only) only+=(--only "$2"); shift ;;
-    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    --isa) isa=(--isa "$2"); shift ;;
+    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
     *) echo "run_benchmark: unknown option $1" >&2; exit 2 ;;
   esac
   shift
@@ -71,7 +75,7 @@ status=0
 load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
 
 log "eltwise-bench (optimized, reference, Eigen, oneDNN, copy ceiling)"
-"$root/build/release/bin/eltwise-bench" "${smoke[@]}" --reps "$reps" "${only[@]}" \
+"$root/build/release/bin/eltwise-bench" "${smoke[@]}" --reps "$reps" "${isa[@]}" "${only[@]}" \
   > "$out/cpp.jsonl" || { status=$?; log "eltwise-bench exited $status"; }
 
 # Debian's numpy is installed for /usr/bin/python3, which a pyenv or venv python3 may not see.
