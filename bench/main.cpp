@@ -205,6 +205,13 @@ bool run_row(const bench::Row& row, const Options& o) {
 }
 
 #ifdef ELTWISE_BENCH_HAVE_OPTIMIZED
+std::string isa_names() {
+    std::string names;
+    for (const optimized::Isa isa : optimized::kIsas)
+        names += (names.empty() ? "" : ", ") + std::string(optimized::name(isa));
+    return names;
+}
+
 // --isa: comma-separated kernel set names or "all" (every one this CPU runs), after the active
 // ISA, which is always timed. Unsupported ones stay in the list and report n/a.
 std::vector<optimized::Isa> parse_isa_list(const std::string& list) {
@@ -220,11 +227,8 @@ std::vector<optimized::Isa> parse_isa_list(const std::string& list) {
         } else if (const auto isa = optimized::parse_isa(item)) {
             add(*isa);
         } else {
-            std::string names;
-            for (const optimized::Isa known : optimized::kIsas)
-                names += std::string(optimized::name(known)) + ", ";
             throw std::runtime_error("--isa " + list + ": unknown kernel set '" + item +
-                                     "' (one of " + names + "or all)");
+                                     "' (one of " + isa_names() + ", or all)");
         }
     }
     return isas;
@@ -246,8 +250,11 @@ int main(int argc, char** argv) {
     app.add_option("--rows", o.rows_file, "the rows file")->check(CLI::ExistingFile);
     app.add_option("--only", o.only, "run only these row ids");
     app.add_option("--isa", o.isa_list,
-                   "time optimized with each of these kernel sets (comma-separated: portable, "
-                   "avx2, avx512, or all = every one this CPU runs); default: the active one");
+                   "time optimized with each of these kernel sets (comma-separated: " +
+#ifdef ELTWISE_BENCH_HAVE_OPTIMIZED
+                       isa_names() +
+#endif
+                       ", or all = every one this CPU runs); default: the active one");
     app.add_flag("--fresh-pages", o.fresh_pages,
                  "keep glibc's mmap for big blocks: every output allocation faults in new pages");
     CLI11_PARSE(app, argc, argv);
