@@ -69,6 +69,8 @@ bool bf16_kernel(const BFloat16* a, const BFloat16* b, BFloat16* out, std::int64
     const __m512i a1 = _mm512_set1_epi32(static_cast<int>(std::uint32_t(a[0].bits) << 16));
     const __m512i b1 = _mm512_set1_epi32(static_cast<int>(std::uint32_t(b[0].bits) << 16));
     std::int64_t i = 0;
+    for (; i < n && reinterpret_cast<std::uintptr_t>(out + i) % 64 != 0; ++i)
+        out[i] = compute<kOp>(kScalarA<Shape> ? a[0] : a[i], kScalarB<Shape> ? b[0] : b[i]);
     for (; i + 32 <= n; i += 32) {
         const __m512i va = kScalarA<Shape> ? a1 : load512(a + i);
         const __m512i vb = kScalarB<Shape> ? b1 : load512(b + i);
