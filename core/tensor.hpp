@@ -35,10 +35,10 @@ struct DefaultInitAllocator : std::allocator<T> {
     template <class U>
     DefaultInitAllocator(const DefaultInitAllocator<U>&) noexcept {}
     T* allocate(std::size_t n) {
-        return static_cast<T*>(::operator new(n * sizeof(T), std::align_val_t{kTensorAlignment}));
+        return static_cast<T*>(::operator new (n * sizeof(T), std::align_val_t{kTensorAlignment}));
     }
     void deallocate(T* p, std::size_t n) noexcept {
-        ::operator delete(p, n * sizeof(T), std::align_val_t{kTensorAlignment});
+        ::operator delete (p, n * sizeof(T), std::align_val_t{kTensorAlignment});
     }
     template <class U>
     void construct(U* p) noexcept {
