@@ -22,6 +22,18 @@ namespace {
 
 using core::BFloat16;
 
+// Elements [i, n) one at a time; whether one of their divisors is 0.
+template <Operation Op, Operands Shape, class T>
+bool divide_rest(const T* a, const T* b, T* out, std::int64_t i, std::int64_t n) {
+    bool undefined = false;
+    for (; i < n; ++i) {
+        const T y = kScalarB<Shape> ? b[0] : b[i];
+        out[i] = compute<Op>(kScalarA<Shape> ? a[0] : a[i], y);
+        undefined |= y == T(0);
+    }
+    return undefined;
+}
+
 // ---------------------------------------------------------------------------------------------
 // 64-bit division through f64. When |a| < 2^53 and 0 < |b| < 2^53 both convert exactly and the
 // argument of integer_division.hpp holds with p = 53: trunc and floor of the rounded quotient
@@ -71,22 +83,7 @@ bool divide64_kernel(const T* a, const T* b, T* out, std::int64_t n) {
                 out[j] = compute<Op>(kScalarA<Shape> ? a[0] : a[j], kScalarB<Shape> ? b[0] : b[j]);
         }
     }
-    for (; i < n; ++i) {
-        const T y = kScalarB<Shape> ? b[0] : b[i];
-        out[i] = compute<Op>(kScalarA<Shape> ? a[0] : a[i], y);
-        undefined |= y == T(0);
-    }
-    return undefined != 0;
-}
-
-template <class T>
-KernelTable<T> int64_kernels() {
-    KernelTable<T> table = loop_kernels<T>();
-    const KernelTable<T> division = table_of<T>(
-        []<Operation Op, Operands Shape>() -> Kernel<T> { return divide64_kernel<Op, Shape, T>; });
-    for (const Operation op : {Operation::divide_truncate, Operation::divide_floor})
-        table.kernels[static_cast<int>(op)] = division.kernels[static_cast<int>(op)];
-    return table;
+    return divide_rest<Op, Shape>(a, b, out, i, n) || undefined != 0;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -184,19 +181,13 @@ bool divide8_kernel(const T* a, const T* b, T* out, std::int64_t n) {
             store512(out + i, divide_bytes(va, vb, unit, r));
         }
     }
-    for (; i < n; ++i) {
-        const T y = kScalarB<Shape> ? b[0] : b[i];
-        out[i] = compute<Op>(kScalarA<Shape> ? a[0] : a[i], y);
-        undefined |= y == T(0);
-    }
-    return undefined != 0;
+    return divide_rest<Op, Shape>(a, b, out, i, n) || undefined != 0;
 }
 
+// The 512-bit loops with both division rows replaced by `division`'s.
 template <class T>
-KernelTable<T> int8_kernels() {
+KernelTable<T> with_division(const KernelTable<T>& division) {
     KernelTable<T> table = loop_kernels<T>();
-    const KernelTable<T> division = table_of<T>(
-        []<Operation Op, Operands Shape>() -> Kernel<T> { return divide8_kernel<Op, Shape, T>; });
     for (const Operation op : {Operation::divide_truncate, Operation::divide_floor})
         table.kernels[static_cast<int>(op)] = division.kernels[static_cast<int>(op)];
     return table;
@@ -226,11 +217,15 @@ const KernelTable<T>& avx512_kernels() {
                 return bf16_blocks<Op, Shape, round_block>;
             });
         } else if constexpr (std::is_integral_v<T> && sizeof(T) == 1) {
-            return int8_kernels<T>();
+            return with_division<T>(table_of<T>([]<Operation Op, Operands Shape>() -> Kernel<T> {
+                return divide8_kernel<Op, Shape, T>;
+            }));
         } else if constexpr (std::is_integral_v<T> && sizeof(T) == 4) {
             return int32_kernels<T>();
         } else if constexpr (std::is_integral_v<T> && sizeof(T) == 8) {
-            return int64_kernels<T>();
+            return with_division<T>(table_of<T>([]<Operation Op, Operands Shape>() -> Kernel<T> {
+                return divide64_kernel<Op, Shape, T>;
+            }));
         } else {
             return loop_kernels<T>();
         }

@@ -556,6 +556,31 @@ TEST(OptimizedScalarDivisor, Int32EveryDivisorClass) {
     }
 }
 
+// Divide-1 on each (A, B) case, floor and truncation, through every kernel set: the reference's
+// bits and undefined elements exactly.
+template <class T>
+void expect_division_cases(ElementType type, const std::vector<std::pair<Tensor, Tensor>>& cases) {
+    const OpVersion& op = *core::find_op_version("openvino.Divide-1");
+    for (const char* floor : {"true", "false"}) {
+        const AttributeMap attributes{{"m_pythondiv", floor}};
+        for (std::size_t c = 0; c < cases.size(); ++c) {
+            const auto& [a, b] = cases[c];
+            const core::OpOutput expected = reference::run(op, attributes, a, b);
+            for (const auto isa : isas()) {
+                optimized::set_isa_override(isa);
+                const core::OpOutput actual = optimized::run(op, attributes, a, b, 1);
+                const std::string where = std::string(core::name(type)) + " case " +
+                                          std::to_string(c) + " floor=" + floor +
+                                          " isa=" + isa_name(isa);
+                ASSERT_TRUE(actual.value.bytes == expected.value.bytes)
+                    << where << compare_values<T>(expected.value, actual.value);
+                ASSERT_EQ(actual.undefined, expected.undefined) << where;
+            }
+            optimized::set_isa_override(std::nullopt);
+        }
+    }
+}
+
 // 8-bit division, exhaustively: all 65536 (a, b) pairs as vectors, and every value against every
 // scalar divisor and dividend (zero included), floor and truncation, every kernel set.
 template <class T>
@@ -572,30 +597,12 @@ void expect_every_8bit_pair(ElementType type) {
     }
     for (std::size_t i = 0; i < all.size(); ++i)
         all[i] = static_cast<std::uint8_t>(i);
-    const OpVersion& op = *core::find_op_version("openvino.Divide-1");
     std::vector<std::pair<Tensor, Tensor>> cases{{tensor(xs), tensor(ys)}};
     for (int s = 0; s < 256; ++s) {
         cases.emplace_back(tensor(all), tensor({static_cast<std::uint8_t>(s)}));
         cases.emplace_back(tensor({static_cast<std::uint8_t>(s)}), tensor(all));
     }
-    for (const char* floor : {"true", "false"}) {
-        const AttributeMap attributes{{"m_pythondiv", floor}};
-        for (std::size_t c = 0; c < cases.size(); ++c) {
-            const auto& [a, b] = cases[c];
-            const core::OpOutput expected = reference::run(op, attributes, a, b);
-            for (const auto isa : isas()) {
-                optimized::set_isa_override(isa);
-                const core::OpOutput actual = optimized::run(op, attributes, a, b, 1);
-                const std::string where = std::string(core::name(type)) + " case " +
-                                          std::to_string(c) + " floor=" + floor +
-                                          " isa=" + isa_name(isa) +
-                                          compare_values<T>(expected.value, actual.value);
-                ASSERT_TRUE(actual.value.bytes == expected.value.bytes) << where;
-                ASSERT_EQ(actual.undefined, expected.undefined) << where;
-            }
-            optimized::set_isa_override(std::nullopt);
-        }
-    }
+    expect_division_cases<T>(type, cases);
 }
 
 TEST(OptimizedExhaustive8Bit, DivideEveryU8Pair) {
@@ -650,24 +657,7 @@ void expect_divisions_64(ElementType type) {
         cases.emplace_back(tensor(v), tensor({s}));
         cases.emplace_back(tensor({s}), tensor(v));
     }
-    const OpVersion& op = *core::find_op_version("openvino.Divide-1");
-    for (const char* floor : {"true", "false"}) {
-        const AttributeMap attributes{{"m_pythondiv", floor}};
-        for (std::size_t c = 0; c < cases.size(); ++c) {
-            const auto& [a, b] = cases[c];
-            const core::OpOutput expected = reference::run(op, attributes, a, b);
-            for (const auto isa : isas()) {
-                optimized::set_isa_override(isa);
-                const core::OpOutput actual = optimized::run(op, attributes, a, b, 1);
-                const std::string where = std::string(core::name(type)) + " case " +
-                                          std::to_string(c) + " floor=" + floor +
-                                          " isa=" + isa_name(isa);
-                ASSERT_EQ((compare_values<T>(expected.value, actual.value)), "") << where;
-                ASSERT_EQ(actual.undefined, expected.undefined) << where;
-            }
-            optimized::set_isa_override(std::nullopt);
-        }
-    }
+    expect_division_cases<T>(type, cases);
 }
 
 TEST(OptimizedDivision64, Int64AroundTwoTo53) {
