@@ -37,8 +37,9 @@ struct DefaultInitAllocator : std::allocator<T> {
     T* allocate(std::size_t n) {
         return static_cast<T*>(::operator new (n * sizeof(T), std::align_val_t{kTensorAlignment}));
     }
-    void deallocate(T* p, std::size_t n) noexcept {
-        ::operator delete (p, n * sizeof(T), std::align_val_t{kTensorAlignment});
+    // Unsized: clang does not enable sized deallocation by default.
+    void deallocate(T* p, std::size_t) noexcept {
+        ::operator delete (p, std::align_val_t{kTensorAlignment});
     }
     template <class U>
     void construct(U* p) noexcept {
