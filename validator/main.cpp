@@ -4,6 +4,7 @@
 
 #include "backends/process_backend.hpp"
 #include "core/large_buffers.hpp"
+#include "optimized/cpu_dispatch.hpp"
 #include "validator/backend_choice.hpp"
 #include "validator/case_sources.hpp"
 #include "validator/commands.hpp"
@@ -148,6 +149,9 @@ int main(int argc, char** argv) {
         return code == 0 ? 0 : kUsageError;
     }
     try {
+        // A bad ELTWISE_ISA (optimized/cpu_dispatch.hpp) is a usage error before anything runs,
+        // not an error in every case of the built-in backend.
+        optimized::active_isa();
         if (*list) return validator::run_list(list_options);
         if (*run) {
             const std::string extra = option_besides_resume(*run);

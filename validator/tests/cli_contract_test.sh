@@ -37,6 +37,10 @@ expect_exit 2
 expect_exit 2 frobnicate
 expect_exit 2 spec --case no.such.case
 grep -q "no.such.case" <<<"$err" || fail "unknown case not named: $err"
+# a kernel set that does not exist stops before anything runs, naming it
+ELTWISE_ISA=avx9000 expect_exit 2 run --backend optimized --cases spec --out "$work/isa"
+grep -q "ELTWISE_ISA=avx9000" <<<"$err" || fail "bad ELTWISE_ISA not named: $err"
+[ ! -e "$work/isa/results.jsonl" ] || fail "bad ELTWISE_ISA still wrote results"
 expect_exit 2 eval --op onnx.Mul-99 --a i32:1:1 --b i32:1:1
 grep -q "onnx.Mul-99" <<<"$err" || fail "unknown op not named: $err"
 expect_exit 2 eval --op onnx.Mul-14 --a i32:2:1,2,3 --b i32:2:1,2
