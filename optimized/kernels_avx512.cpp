@@ -206,6 +206,14 @@ KernelTable<T> int32_kernels() {
 
 }  // namespace
 
+const KernelTable<BFloat16>& avx512_integer_bf16_kernels() {
+    static const KernelTable<BFloat16> table =
+        table_of<BFloat16>([]<Operation Op, Operands Shape>() -> Kernel<BFloat16> {
+            return bf16_blocks<Op, Shape, round_block>;
+        });
+    return table;
+}
+
 template <class T>
 const KernelTable<T>& avx512_kernels() {
     static const KernelTable<T> table = [] {
@@ -213,9 +221,7 @@ const KernelTable<T>& avx512_kernels() {
             return avx2_kernels<T>();  // F16C converts 8 lanes; that already matches memory
         } else if constexpr (std::is_same_v<T, BFloat16>) {
             if (__builtin_cpu_supports("avx512bf16")) return avx512_bf16_kernels();
-            return table_of<T>([]<Operation Op, Operands Shape>() -> Kernel<T> {
-                return bf16_blocks<Op, Shape, round_block>;
-            });
+            return avx512_integer_bf16_kernels();
         } else if constexpr (std::is_integral_v<T> && sizeof(T) == 1) {
             return with_division<T>(table_of<T>([]<Operation Op, Operands Shape>() -> Kernel<T> {
                 return divide8_kernel<Op, Shape, T>;

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <functional>
 #include <limits>
+#include <numeric>
 #include <ostream>
 #include <random>
 #include <sstream>
@@ -23,6 +24,7 @@
 #include "core/op_table.hpp"
 #include "core/tensor.hpp"
 #include "optimized/cpu_dispatch.hpp"
+#include "optimized/kernels.hpp"
 #include "optimized/run.hpp"
 #include "optimized/tests/isa_under_test.hpp"
 #include "reference/run.hpp"
@@ -515,6 +517,40 @@ TEST(OptimizedExhaustive16Bit, BFloat16EveryPattern) {
     // 1, -3, 0.1 (inexact), max, min normal, a subnormal, 0, inf, quiet and signalling NaN.
     exhaustive_16bit<core::BFloat16>(ElementType::bf16, {0x3F80, 0xC040, 0x3DCD, 0x7F7F, 0x0080,
                                                          0x0001, 0x0000, 0x7F80, 0x7FC0, 0xFF81});
+}
+
+// The AVX-512 bf16 kernels that round with integers: the whole kernel on AVX-512 CPUs without
+// AVX512-BF16, but only the subnormal fallback on CPUs with it, so they are checked here
+// directly: every pattern times a shuffled copy, and every pattern times a few scalars.
+TEST(OptimizedAvx512Bf16, IntegerRoundingKernelsEveryPattern) {
+    if (!optimized::cpu_supports(optimized::Isa::avx512)) GTEST_SKIP() << "no AVX-512 here";
+    std::vector<std::uint16_t> all(65536), shuffled(65536);
+    std::iota(all.begin(), all.end(), std::uint16_t{0});
+    shuffled = all;
+    std::shuffle(shuffled.begin(), shuffled.end(), std::mt19937_64(7));
+    const auto tensor = [](const std::vector<std::uint16_t>& bits) {
+        Tensor t = Tensor::zeros(ElementType::bf16, {static_cast<std::int64_t>(bits.size())});
+        std::memcpy(t.bytes.data(), bits.data(), bits.size() * 2);
+        return t;
+    };
+    using optimized::Operands;
+    const Tensor a = tensor(all);
+    std::vector<std::pair<Tensor, Operands>> bs{{tensor(shuffled), Operands::vector_vector}};
+    for (const std::uint16_t s : {0x3F80, 0x0001, 0x0080, 0x7F7F, 0x7FC1, 0x0000, 0xC040})
+        bs.emplace_back(tensor({s}), Operands::vector_scalar);
+    for (const auto op : {optimized::Operation::multiply, optimized::Operation::divide_truncate}) {
+        const OpVersion& version = *core::find_op_version(
+            op == optimized::Operation::multiply ? "onnx.Mul-14" : "onnx.Div-14");
+        for (const auto& [b, shape] : bs) {
+            const core::OpOutput expected = reference::run(version, {}, a, b);
+            Tensor actual = Tensor::zeros(ElementType::bf16, a.shape);
+            optimized::avx512_integer_bf16_kernels().get(op, shape)(
+                a.values<core::BFloat16>().data(), b.values<core::BFloat16>().data(),
+                actual.values<core::BFloat16>().data(), a.size());
+            EXPECT_EQ(compare_values<core::BFloat16>(expected.value, actual), "")
+                << version.id() << " B of " << b.size() << " element(s)";
+        }
+    }
 }
 
 TEST(OptimizedExhaustive16Bit, Float16EveryPattern) {
