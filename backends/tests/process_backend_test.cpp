@@ -508,7 +508,9 @@ class GrandchildTest : public ProcessBackendTest {
         std::ifstream in(pid_file_);
         in >> pid_;
         EXPECT_GT(pid_, 0) << "no pid in " << pid_file_;
-        if (alive) EXPECT_FALSE(process_gone(pid_)) << "the grandchild never ran";
+        if (alive) {
+            EXPECT_FALSE(process_gone(pid_)) << "the grandchild never ran";
+        }
         return pid_;
     }
     // Dead within 2 s: gone (ESRCH), or a zombie that only its new parent's reaping keeps.
