@@ -1,8 +1,9 @@
 // The AVX-512 kernel set (F, BW, DQ, VL, VBMI). This file alone is compiled with those flags
 // and 512-bit vectors preferred (see CMakeLists.txt), and is only entered after
 // cpu_supports(Isa::avx512). The loop kernels are the portable templates recompiled for 512-bit
-// vectors; new here are bf16 in 512-bit lanes, 64-bit division through f64 where the operands
-// fit 53 bits, and 8-bit division by a 256-entry reciprocal table looked up with vpermi2b. f16
+// vectors; new here are bf16 in 512-bit lanes (bf16_avx512.hpp; with AVX512-BF16 see
+// kernels_avx512_bf16.cpp), 64-bit division through f64 where the operands fit 53 bits, and
+// 8-bit division by a 256-entry reciprocal table looked up with vpermi2b. f16
 // and i32 / u32 division by one divisor reuse the AVX2 kernels, which already keep up with
 // memory. -ffp-contract=off keeps FMA out of every result.
 #include <immintrin.h>
