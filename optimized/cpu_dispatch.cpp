@@ -53,10 +53,6 @@ bool cpu_supports(Isa isa) {
     return supported[static_cast<std::size_t>(isa)];
 }
 
-bool cpu_has_avx2() {
-    return cpu_supports(Isa::avx2);
-}
-
 std::optional<Isa> environment_isa() {
     static const char* const text = std::getenv("ELTWISE_ISA");
     if (text == nullptr || *text == '\0') return std::nullopt;

@@ -18,8 +18,6 @@ std::optional<Isa> parse_isa(std::string_view text);
 
 // Whether this CPU runs the kernel set (portable: always).
 bool cpu_supports(Isa isa);
-// Kept for callers that ask only about AVX2 (with F16C and FMA).
-bool cpu_has_avx2();
 
 // The kernel set named by the environment variable ELTWISE_ISA, read once; nullopt when unset
 // or empty. Throws core::Error(input) for a name that is no Isa.

@@ -1,6 +1,6 @@
 // The AVX2 kernel set. This file alone is compiled with -mavx2 -mf16c -mfma (see
-// CMakeLists.txt) and is only entered after cpu_has_avx2(). The loop kernels are the portable
-// templates recompiled for AVX2 (they have internal linkage, so no AVX2 copy can replace a
+// CMakeLists.txt) and is only entered after cpu_supports(Isa::avx2). The loop kernels are the
+// portable templates recompiled for AVX2 (they have internal linkage, so no AVX2 copy can replace a
 // baseline one at link time), except i32 / u32 division by one divisor, which multiplies and
 // shifts with magic numbers instead of dividing in f64; f16 converts in registers with F16C, bf16
 // with shifts and masks in 32-bit lanes. -ffp-contract=off keeps FMA out of every result.
