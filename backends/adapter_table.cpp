@@ -14,6 +14,22 @@ const std::vector<Adapter>& adapters() {
          "{host} {lib}/libeltwise_onednn_plugin.so"},
         {"xnnpack", "XNNPACK multiply/divide nd operators (Debian libxnnpack-dev)",
          "{host} {lib}/libeltwise_xnnpack_plugin.so"},
+        // From the package index, in .venv (backends/adapters/requirements.lock).
+        {"openvino", "OpenVINO runtime, CPU plugin: opset1 Multiply/Divide (PyPI openvino)",
+         "{venv_python} {adapters}/openvino/openvino_backend.py"},
+        {"openvino-onnx", "OpenVINO runtime, CPU plugin, through its ONNX frontend (PyPI openvino)",
+         "{venv_python} {adapters}/openvino-onnx/openvino_onnx_backend.py"},
+        {"onnx-reference", "ONNX's reference evaluator (PyPI onnx)",
+         "{venv_python} {adapters}/onnx-reference/onnx_reference_backend.py"},
+        {"jax", "XLA on the CPU through JAX, jit-compiled (PyPI jax, jaxlib)",
+         "{venv_python} {adapters}/jax/jax_backend.py"},
+        {"litert", "LiteRT builtin kernels, no delegate (PyPI ai-edge-litert)",
+         "{venv_python} {adapters}/litert/litert_backend.py"},
+        {"litert-xnnpack", "LiteRT with the XNNPACK delegate (PyPI ai-edge-litert)",
+         "{venv_python} {adapters}/litert/litert_backend.py --xnnpack"},
+        {"mlx", "MLX on the CPU (PyPI mlx, mlx-cpu)", "{venv_python} {adapters}/mlx/mlx_backend.py"},
+        {"onednn-2026", "oneDNN binary primitive, current release (PyPI onednn, onednn-devel)",
+         "{host} {lib}/libeltwise_onednn2026_plugin.so"},
     };
     return table;
 }
@@ -27,6 +43,7 @@ const Adapter* find_adapter(std::string_view name) {
 std::string adapter_command(const Adapter& adapter, const AdapterPaths& paths) {
     const std::pair<std::string_view, const std::string*> fills[] = {
         {"{python}", &paths.python},
+        {"{venv_python}", &paths.venv_python},
         {"{node}", &paths.node},
         {"{host}", &paths.host},
         {"{lib}", &paths.lib},

@@ -12,18 +12,18 @@ namespace backends {
 struct Adapter {
     std::string_view name;     // what --backend takes
     std::string_view library;  // what it runs, for `list --backends`
-    // The command line, with {python} {node} {host} {lib} {adapters} filled in by
-    // adapter_command.
+    // The command line, with {python} {venv_python} {node} {host} {lib} {adapters} filled in
+    // by adapter_command.
     std::string_view command;
 };
 
 const std::vector<Adapter>& adapters();
 const Adapter* find_adapter(std::string_view name);  // nullptr: no such adapter
 
-// Where the pieces are: the interpreters, the plugin host, the plugin directory and the
-// adapters' source folder.
+// Where the pieces are: the interpreters (Debian's python3 and the project's .venv python), the
+// plugin host, the plugin directory and the adapters' source folder.
 struct AdapterPaths {
-    std::string python, node, host, lib, adapters;
+    std::string python, venv_python, node, host, lib, adapters;
 };
 
 // The adapter's command line for these paths.

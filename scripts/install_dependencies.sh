@@ -1,5 +1,9 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages the build and the tests need, skipping those already present.
+# Installs what the build and the tests need, skipping what is already present: the Debian 12
+# packages, the npm packages of two folders (pinned lockfiles), and the Python packages of the
+# adapters from the package index (backends/adapters/requirements.lock, exact versions and hashes)
+# into the project's own virtual environment .venv/ (ELTWISE_VENV overrides the folder), built on
+# Debian's /usr/bin/python3, never into a system Python.
 set -euo pipefail
 
 packages=(
@@ -13,6 +17,7 @@ packages=(
   libonnx-dev libprotobuf-dev protobuf-compiler  # ONNX TensorProto / ModelProto
   libonnx-testdata                 # ONNX's own Mul/Div node tests
   python3                          # CLI contract test reads .npy output
+  python3-venv                     # .venv/: the adapters of libraries from the package index
   python3-numpy                    # the numpy example backend and the Python test backends
   libxml2-utils                    # xmllint checks junit.xml
   chromium                         # the HTML report's browser test (headless, via puppeteer-core)
@@ -52,3 +57,21 @@ fi
 root="$(cd "$(dirname "$0")/.." && pwd)"
 install_npm_packages "$root/reports/tests"                # the report checks
 install_npm_packages "$root/backends/adapters/onnxruntime"  # onnxruntime-node for its adapter
+
+# The Python packages, into .venv/. A stamp holding both locks' hashes makes a second run a no-op.
+install_python_packages() {
+  local venv="${ELTWISE_VENV:-$root/.venv}" locks="$root/backends/adapters"
+  local stamp="$venv/.eltwise-lock-hash" want
+  want="$(cat "$locks/uv-bootstrap.lock" "$locks/requirements.lock" | sha256sum | cut -d' ' -f1)"
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+    echo "install_dependencies: $venv is up to date"
+    return
+  fi
+  echo "install_dependencies: Python packages into $venv"
+  [ -x "$venv/bin/python" ] || /usr/bin/python3 -m venv "$venv"
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-deps --require-hashes \
+    -r "$locks/uv-bootstrap.lock"
+  "$venv/bin/uv" pip sync -q --python "$venv/bin/python" --require-hashes "$locks/requirements.lock"
+  echo "$want" > "$stamp"
+}
+install_python_packages

@@ -17,7 +17,7 @@ namespace {
 backends::AdapterPaths adapter_paths() {
     const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe");
     const std::filesystem::path bin = exe.parent_path();
-    return {ELTWISE_PYTHON, "node", (bin / "eltwise-backend-host").string(),
+    return {ELTWISE_PYTHON, ELTWISE_VENV "/bin/python", "node", (bin / "eltwise-backend-host").string(),
             (bin.parent_path() / "lib").string(), ELTWISE_SOURCE_DIR "/backends/adapters"};
 }
 

@@ -1,4 +1,5 @@
 // `list`: the op-version table as text or JSON.
+#include <algorithm>
 #include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -110,9 +111,13 @@ int list_backends(bool as_json) {
         std::cout << all.dump(2) << "\n";
         return 0;
     }
+    std::size_t width = 0;
+    for (const nlohmann::json& b : all) width = std::max(width, b["name"].get<std::string>().size());
+    const std::string indent(width + 2, ' ');
     for (const nlohmann::json& b : all) {
-        std::cout << std::left << std::setw(13) << b["name"].get<std::string>()
-                  << b["library"].get<std::string>() << "\n             ";
+        std::cout << std::left << std::setw(static_cast<int>(indent.size()))
+                  << b["name"].get<std::string>() << b["library"].get<std::string>() << "\n"
+                  << indent;
         if (b["available"])
             std::cout << "available: " << b["backend"].get<std::string>() << " "
                       << b["version"].get<std::string>() << ", " << b["claimed_pairs"]

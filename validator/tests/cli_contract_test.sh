@@ -20,7 +20,7 @@ expect_exit() {
 }
 
 # json_field EXPR : evaluates a Python expression on the JSON in $out (as j).
-json_field() { python3 -c "import json,sys; j=json.loads(sys.stdin.read()); print(json.dumps($1))" <<<"$out"; }
+json_field() { /usr/bin/python3 -c "import json,sys; j=json.loads(sys.stdin.read()); print(json.dumps($1))" <<<"$out"; }
 
 expect_equal() { [ "$1" == "$2" ] || fail "$3: got $1, expected $2"; }
 

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -44,7 +45,11 @@ struct DataType {
 constexpr DataType kDataTypes[] = {
     {"f32", memory::data_type::f32},   {"f16", memory::data_type::f16},
     {"bf16", memory::data_type::bf16}, {"i8", memory::data_type::s8},
-    {"u8", memory::data_type::u8},     {"i32", memory::data_type::s32}};
+    {"u8", memory::data_type::u8},     {"i32", memory::data_type::s32},
+#if DNNL_VERSION_MAJOR >= 3
+    {"f64", memory::data_type::f64},
+#endif
+};
 
 std::optional<memory::data_type> onednn_type(std::string_view name) {
     for (const DataType& t : kDataTypes)
@@ -54,7 +59,26 @@ std::optional<memory::data_type> onednn_type(std::string_view name) {
 
 // ---- the hello ----
 
+// oneDNN 3 folded the operation descriptor into the primitive descriptor, which now checks the
+// dims when it is made; oneDNN 2 checks them in binary::desc.
+#if DNNL_VERSION_MAJOR >= 3
+using BinaryDesc = dnnl::binary::primitive_desc;
+#else
+using BinaryDesc = dnnl::binary::desc;
+#endif
+
+// Runs before the engine is made (the first member of Engine).
+bool configure_runtime() {
+    // oneDNN 3 prints its error notes to stdout, the protocol channel: silence them.
+    dnnl::set_verbose(0);
+#ifdef ELTWISE_ONEDNN_OPENCL_CPU_ICD
+    setenv("OCL_ICD_FILENAMES", ELTWISE_ONEDNN_OPENCL_CPU_ICD, 0);
+#endif
+    return true;
+}
+
 struct Engine {
+    bool configured = configure_runtime();
     dnnl::engine engine{dnnl::engine::kind::cpu, 0};
     dnnl::stream stream{engine};
 };
@@ -62,6 +86,23 @@ struct Engine {
 Engine& cpu() {
     static Engine e;
     return e;
+}
+
+BinaryDesc binary_desc(dnnl::algorithm algorithm, const memory::desc& src0,
+                       const memory::desc& src1, const memory::desc& dst) {
+#if DNNL_VERSION_MAJOR >= 3
+    return {cpu().engine, algorithm, src0, src1, dst};
+#else
+    return {algorithm, src0, src1, dst};
+#endif
+}
+
+dnnl::binary::primitive_desc primitive_desc(const BinaryDesc& desc) {
+#if DNNL_VERSION_MAJOR >= 3
+    return desc;
+#else
+    return {desc, cpu().engine};
+#endif
 }
 
 std::string version_text() {
@@ -81,7 +122,7 @@ dnnl::algorithm algorithm_of(const core::OpVersion& op) {
 bool runs(dnnl::algorithm algorithm, memory::data_type type) {
     const memory::desc md({1}, type, memory::format_tag::a);
     try {
-        dnnl::binary::primitive_desc(dnnl::binary::desc(algorithm, md, md, md), cpu().engine);
+        primitive_desc(binary_desc(algorithm, md, md, md));
         return true;
     } catch (const dnnl::error&) {
         return false;
@@ -167,13 +208,13 @@ struct Prepared {
     dnnl::binary::primitive_desc primitive;
 };
 
-// oneDNN's binary descriptor: oneDNN checks the dims (and only the dims) here.
-dnnl::binary::desc describe(const Converted& c, Prepared& p, memory::data_type type) {
+// oneDNN's binary descriptor: oneDNN checks the dims (and, from oneDNN 3 on, the type) here.
+BinaryDesc describe(const Converted& c, Prepared& p, memory::data_type type) {
     p.src0 = plain(c.shapes.src0, type);
     p.src1 = plain(c.shapes.src1, type);
     p.dst = plain(c.shapes.dst, type);
     try {
-        return dnnl::binary::desc(algorithm_of(*c.op), p.src0, p.src1, p.dst);
+        return binary_desc(algorithm_of(*c.op), p.src0, p.src1, p.dst);
     } catch (const dnnl::error& e) {
         rethrow_library(e, "binary descriptor");
     }
@@ -185,14 +226,14 @@ Prepared prepare(const eltwise_call& call) {
     // For a type oneDNN lacks, f32 stands in, so that oneDNN still judges the shapes of an
     // invalid call before the answer `unsupported`.
     const auto type = onednn_type(call.a.dtype);
-    const dnnl::binary::desc desc = describe(c, p, type.value_or(memory::data_type::f32));
+    const BinaryDesc desc = describe(c, p, type.value_or(memory::data_type::f32));
     if (!type) throw Unsupported(std::string("oneDNN has no data type ") + call.a.dtype);
     if (c.config.rounding == core::IntegerRounding::floor && is_signed_integer(call.a.dtype))
         throw Unsupported(
             "oneDNN has no floor division (m_pythondiv=true); binary_div converts the f32 "
             "quotient to the integer type by rounding to nearest");
     try {
-        p.primitive = dnnl::binary::primitive_desc(desc, cpu().engine);
+        p.primitive = primitive_desc(desc);
     } catch (const dnnl::error& e) {
         rethrow_library(e, "binary primitive descriptor");
     }
