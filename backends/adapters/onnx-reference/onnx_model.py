@@ -1,0 +1,122 @@
+#!/usr/bin/env python3
+"""The one-node ONNX model of a request, built with the `onnx` package's helper API: what a
+user of an ONNX library writes to run one Mul or Div. Shared by the onnx-reference adapter (this
+folder) and the openvino-onnx adapter (../openvino-onnx), which import it by path.
+
+- opset_import = {"": N} for onnx.Mul-N / onnx.Div-N; ir_version = the smallest IR version that
+  onnx.helper's VERSION_TABLE gives for that opset (find_min_ir_version_for): IR 3 for opsets 1,
+  6 and 7, IR 7 for 13 and 14.
+- Inputs A and B with the request's element types (boolean too) and static shapes; output C with
+  A's element type and one symbolic dim per dim of the larger input ("C0", "C1", ...): a graph
+  output needs a `shape` field to pass onnx.checker, and the adapter leaves the dims to the
+  library (a converter that knows only the ranks writes the same).
+- Attributes as the request gives them: `broadcast` and `axis` as INT, `consumed_inputs` as INTS
+  (text "0,1"); any other name is passed too (INT if its text is an integer, else STRING), so the
+  library judges it. The only check of our own: the text of an INT/INTS attribute must be an
+  int64, since it cannot be written into the model otherwise (Rejected, kind "attribute").
+
+`claims()` is every (ONNX op version, type) the specs allow (converter.ALLOWED, onnx.* only).
+"""
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "numpy"))
+import converter  # noqa: E402
+
+import numpy as np  # noqa: E402
+import onnx  # noqa: E402
+from onnx import TensorProto, helper  # noqa: E402
+
+example = converter.example
+Rejected, Unsupported = converter.Rejected, converter.Unsupported
+
+# Suite type name -> ONNX element type (boolean: for invalid cases, which the library rejects).
+ELEMENT_TYPES = {"i8": TensorProto.INT8, "i16": TensorProto.INT16, "i32": TensorProto.INT32,
+                 "i64": TensorProto.INT64, "u8": TensorProto.UINT8, "u16": TensorProto.UINT16,
+                 "u32": TensorProto.UINT32, "u64": TensorProto.UINT64,
+                 "f16": TensorProto.FLOAT16, "bf16": TensorProto.BFLOAT16,
+                 "f32": TensorProto.FLOAT, "f64": TensorProto.DOUBLE, "boolean": TensorProto.BOOL}
+INT_ATTRIBUTES = {"broadcast", "axis"}
+INTS_ATTRIBUTES = {"consumed_inputs"}
+_INTEGER = re.compile(r"-?[0-9]+")
+_OP = re.compile(r"onnx\.(Mul|Div)-([0-9]+)")
+
+
+def claims():
+    """Every (ONNX op version, type) the specs allow: the report then shows what the library
+    refuses. OpenVINO op versions are not ONNX ops."""
+    return {op: list(types) for op, types in converter.ALLOWED.items() if op.startswith("onnx.")}
+
+
+def parse_op(op):
+    """'onnx.Div-13' -> ('Div', 13); an op version that is not claimed is Unsupported."""
+    match = _OP.fullmatch(op)
+    if not match or op not in converter.ALLOWED:
+        raise Unsupported(f"{op} is not an ONNX op version this adapter maps")
+    return match.group(1), int(match.group(2))
+
+
+def _int64(name, text):
+    if not _INTEGER.fullmatch(text) or not -2**63 <= int(text) < 2**63:
+        raise Rejected("attribute", f"attribute {name}={text!r} is not an int64: it cannot be "
+                                    "written into an ONNX model")
+    return int(text)
+
+
+def attribute(name, text):
+    """The AttributeProto for one request attribute, typed as described in the docstring."""
+    if name in INTS_ATTRIBUTES:
+        items = [_int64(name, t.strip()) for t in text.split(",")] if text.strip() else []
+        return helper.make_attribute(name, items, attr_type=onnx.AttributeProto.INTS)
+    if name in INT_ATTRIBUTES or _INTEGER.fullmatch(text):
+        return helper.make_attribute(name, _int64(name, text), attr_type=onnx.AttributeProto.INT)
+    return helper.make_attribute(name, text, attr_type=onnx.AttributeProto.STRING)
+
+
+def element_type(dtype):
+    if dtype not in ELEMENT_TYPES:
+        raise Rejected("type", f"unknown element type {dtype!r}")
+    return ELEMENT_TYPES[dtype]
+
+
+def build(request):
+    """The ModelProto of C = Op(A, B) for one request."""
+    op_type, version = parse_op(request["op"])
+    a, b = request["a"], request["b"]
+    node = helper.make_node(op_type, ["A", "B"], ["C"])
+    node.attribute.extend(attribute(name, str(text))
+                          for name, text in request.get("attributes", {}).items())
+    rank = max(len(a["shape"]), len(b["shape"]))
+    graph = helper.make_graph(
+        [node], f"{op_type}-{version}",
+        [helper.make_tensor_value_info("A", element_type(a["dtype"]), a["shape"]),
+         helper.make_tensor_value_info("B", element_type(b["dtype"]), b["shape"])],
+        [helper.make_tensor_value_info("C", element_type(a["dtype"]),
+                                       [f"C{i}" for i in range(rank)])])
+    opset = helper.make_opsetid("", version)
+    return helper.make_model(graph, opset_imports=[opset], producer_name="eltwise-validate",
+                             ir_version=helper.find_min_ir_version_for([opset]))
+
+
+def cache_key(request):
+    """Everything that goes into the model: (op, attributes, types, shapes)."""
+    a, b = request["a"], request["b"]
+    return (request["op"], tuple(sorted((k, str(v)) for k, v in
+                                        request.get("attributes", {}).items())),
+            a["dtype"], tuple(a["shape"]), b["dtype"], tuple(b["shape"]))
+
+
+def load_input(tensor):
+    """The input array as the library takes it; bf16 stays raw uint16 bits here (the adapter
+    views them as its library's bf16 type)."""
+    return example.load_input(tensor)
+
+
+def save_output(path, array, dtype):
+    """Writes the result; `dtype` is the suite type name of the answer. bf16 arrays (any 2-byte
+    type the library calls bf16) leave as their raw bits, viewed as uint16."""
+    if dtype == "bf16":
+        # np.asarray keeps a 0-d array 0-d (np.ascontiguousarray would make it 1-d)
+        array = np.asarray(array, order="C").view(np.uint16)
+    return example.save_output(path, np.asarray(array))

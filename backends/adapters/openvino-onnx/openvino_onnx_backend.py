@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""The openvino-onnx adapter: ONNX Mul/Div 1, 6, 7, 13, 14 run by OpenVINO through its ONNX
+frontend on the CPU plugin, as a user of OpenVINO runs an ONNX model. README.md has the mapping.
+
+    eltwise-validate run --backend-cmd \
+        ".venv/bin/python backends/adapters/openvino-onnx/openvino_onnx_backend.py"
+
+Each request becomes the one-node ModelProto of ../onnx-reference/onnx_model.py, serialized and
+read from memory with ov.Core().read_model(model_bytes) (the ONNX frontend converts it), compiled
+with core.compile_model(model, "CPU") with OpenVINO's default configuration, and run once with an
+infer request. OpenVINO decides everything: what it converts, what it calls invalid, the values.
+Compiled models are cached by (op, attributes, types, shapes), the 64 most recently used kept.
+"""
+import collections
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "onnx-reference"))
+import onnx_model  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+# OpenVINO's C++ code may write to fd 1 by itself; fd 1 is the protocol channel. Keep a private
+# copy of it for the protocol lines and point fd 1 at stderr before the library is loaded.
+_protocol_fd = os.dup(1)
+os.dup2(2, 1)
+sys.stdout = os.fdopen(_protocol_fd, "w", encoding="utf-8", buffering=1)
+
+import openvino as ov  # noqa: E402
+
+example = onnx_model.example
+Rejected, Unsupported = onnx_model.Rejected, onnx_model.Unsupported
+MAX_CACHED = 64
+# OpenVINO's exceptions are RuntimeErrors whose text says what failed. A missing conversion
+# rule, kernel or precision is a refusal to implement (`unsupported`); any other failure to read
+# (convert and validate) or compile the model means an invalid model (`rejected`).
+NOT_IMPLEMENTED = re.compile(r"[Nn]ot implemented|[Nn]ot supported|[Uu]nsupported|"
+                             r"No conversion rule|[Cc]annot create .* node|doesn't support")
+OUTPUT_TYPES = {ov.Type.i8: "i8", ov.Type.i16: "i16", ov.Type.i32: "i32", ov.Type.i64: "i64",
+                ov.Type.u8: "u8", ov.Type.u16: "u16", ov.Type.u32: "u32", ov.Type.u64: "u64",
+                ov.Type.f16: "f16", ov.Type.bf16: "bf16", ov.Type.f32: "f32",
+                ov.Type.f64: "f64"}
+
+core = ov.Core()
+_compiled = collections.OrderedDict()
+
+
+def _message(e):
+    return f"{type(e).__name__}: {e}".strip()
+
+
+def _refusal(stage, e):
+    message = f"{stage}: {_message(e)}"
+    if NOT_IMPLEMENTED.search(str(e)):
+        return Unsupported(message)
+    return Rejected("model", message)
+
+
+def compiled_model(request):
+    """The request's model, read through the ONNX frontend and compiled for the CPU."""
+    key = onnx_model.cache_key(request)
+    if key in _compiled:
+        _compiled.move_to_end(key)
+        return _compiled[key]
+    model_bytes = onnx_model.build(request).SerializeToString()
+    try:
+        model = core.read_model(model_bytes)
+    except Exception as e:  # noqa: BLE001  the frontend's conversion or validation failed
+        raise _refusal("read_model", e) from None
+    try:
+        compiled = core.compile_model(model, "CPU")
+    except Exception as e:  # noqa: BLE001
+        raise _refusal("compile_model", e) from None
+    _compiled[key] = compiled
+    if len(_compiled) > MAX_CACHED:
+        _compiled.popitem(last=False)
+    return compiled
+
+
+def to_tensor(array, dtype):
+    """bf16 arrives as raw uint16 bits: wrapped as an ov.Tensor of element type bf16."""
+    if dtype == "bf16":
+        return ov.Tensor(np.ascontiguousarray(array), list(array.shape), ov.Type.bf16)
+    return array
+
+
+def evaluate(request):
+    compiled = compiled_model(request)
+    a = to_tensor(onnx_model.load_input(request["a"]), request["a"]["dtype"])
+    b = to_tensor(onnx_model.load_input(request["b"]), request["b"]["dtype"])
+    infer = compiled.create_infer_request()
+    try:
+        infer.infer({"A": a, "B": b})
+    except Exception as e:  # noqa: BLE001  a model OpenVINO compiled failed to run
+        raise RuntimeError(f"infer: {_message(e)}") from None
+    output = infer.get_output_tensor(0)
+    name = OUTPUT_TYPES.get(output.element_type)
+    data = output.data  # bf16 comes back as its raw bits (numpy sees float16)
+    if name == "bf16":
+        data = data.view(np.uint16)
+    return name, np.array(data, copy=True).reshape(tuple(output.shape))
+
+
+def answer(request):
+    response = {"id": request.get("id", -1) if isinstance(request, dict) else -1}
+    try:
+        name, result = evaluate(request)
+        example.save_output(request["out"], result)
+        response.update(status="ok")
+        if name:
+            response["dtype"] = name
+    except Rejected as e:
+        response.update(status="rejected", message=str(e))
+    except Unsupported as e:
+        response.update(status="unsupported", message=str(e))
+    except Exception as e:  # noqa: BLE001  a failed run, or a bad request or file
+        response.update(status="error", message=str(e) if isinstance(e, RuntimeError)
+                        else _message(e))
+    return response
+
+
+def hello():
+    return {"protocol": example.PROTOCOL, "name": "openvino-onnx", "version": ov.get_version(),
+            "ops": onnx_model.claims()}
+
+
+if __name__ == "__main__":
+    example.serve(answer, hello())

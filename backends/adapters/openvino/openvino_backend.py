@@ -1,0 +1,152 @@
+#!/usr/bin/env python3
+"""The OpenVINO adapter: openvino.Multiply-1 and openvino.Divide-1 on OpenVINO's own opset1
+Multiply / Divide, run by the OpenVINO runtime's CPU plugin through its Python API.
+README.md has the mapping.
+
+    eltwise-validate run --backend-cmd \
+        ".venv/bin/python backends/adapters/openvino/openvino_backend.py"
+
+Per request: a one-node ov.Model (two opset1 Parameters with the request's element types and
+static shapes, one opset1 Multiply or Divide made by OpenVINO's NodeFactory with the request's
+attributes), compiled for "CPU" and run once. OpenVINO judges types, shapes and attribute values
+itself; its errors while building or compiling the model are answered `rejected`, errors while
+running a built model `error`. The protocol loop, input loading and output writing are those of
+backends/examples/numpy_backend.py.
+"""
+import collections
+import os
+import re
+import sys
+
+# stdout is the protocol channel: keep a private copy of fd 1 for protocol lines and point fd 1
+# at stderr, so that whatever the OpenVINO runtime itself writes to fd 1 cannot reach the validator.
+_PROTOCOL = os.fdopen(os.dup(1), "w", encoding="utf-8")
+os.dup2(2, 1)
+sys.stdout = _PROTOCOL
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "numpy"))
+import converter  # noqa: E402
+
+import numpy as np  # noqa: E402
+import openvino as ov  # noqa: E402
+from openvino.utils.node_factory import NodeFactory  # noqa: E402
+
+example = converter.example
+Rejected = example.Rejected
+
+OPS = {"openvino.Multiply-1": "Multiply", "openvino.Divide-1": "Divide"}
+OV_TYPES = {"i8": ov.Type.i8, "i16": ov.Type.i16, "i32": ov.Type.i32, "i64": ov.Type.i64,
+            "u8": ov.Type.u8, "u16": ov.Type.u16, "u32": ov.Type.u32, "u64": ov.Type.u64,
+            "f16": ov.Type.f16, "bf16": ov.Type.bf16, "f32": ov.Type.f32, "f64": ov.Type.f64,
+            "boolean": ov.Type.boolean}  # boolean: only ever in invalid cases, OpenVINO refuses it
+TYPE_NAMES = {t.get_type_name(): name for name, t in OV_TYPES.items()}
+# The CPU plugin compiles and runs all twelve numeric types for both ops (README.md says in
+# which precision it really computes them).
+CLAIMS = {op: [t for t in example.ALLOWED[op] if t in OV_TYPES] for op in OPS}
+# Attribute names as the attribute visitor of opset1 Multiply/Divide knows them: the pdpd axis is
+# a member of the AutoBroadcastSpec structure "auto_broadcast" (the IR serializer writes it as
+# auto_broadcast.auto_broadcast_axis too).
+AXIS_KEY = "auto_broadcast.auto_broadcast_axis"
+_INT = re.compile(r"[+-]?[0-9]+")
+_BOOLS = {"true": True, "false": False, "1": True, "0": False}
+
+core = ov.Core()
+factory = NodeFactory("opset1")
+compiled = collections.OrderedDict()  # key -> (compiled model, its infer request); LRU
+CACHE_SIZE = 64
+
+
+def encode_attributes(op, attributes):
+    """The request's attributes as NodeFactory takes them. Only what cannot be written in the
+    attribute's C++ type at all is refused here; OpenVINO judges every value it can hold."""
+    encoded = {}
+    for name, text in attributes.items():
+        if name == "pythondiv":  # the spec text's name; OpenVINO's attribute is m_pythondiv
+            name = "m_pythondiv"
+        if name in encoded:
+            raise Rejected("attribute", f"{op}: attribute {name} is given twice")
+        if name == "auto_broadcast_axis":
+            if not _INT.fullmatch(text) or not -2**63 <= int(text) < 2**63:
+                raise Rejected("attribute", f"{op}: auto_broadcast_axis={text!r} is not an int64")
+            encoded[AXIS_KEY] = int(text)
+        elif name == "m_pythondiv":
+            if text.lower() not in _BOOLS:
+                raise Rejected("attribute", f"{op}: m_pythondiv={text!r} is not a bool")
+            encoded[name] = _BOOLS[text.lower()]
+        else:  # auto_broadcast (OpenVINO parses the text) and names OpenVINO may not know
+            encoded[name] = text
+    return encoded
+
+
+def ov_type(info):
+    if info["dtype"] not in OV_TYPES:
+        raise Rejected("type", f"unknown element type {info['dtype']!r}")
+    return OV_TYPES[info["dtype"]]
+
+
+def compile_model(request):
+    """The compiled one-node model of a request, from the cache or built now. Raises Rejected
+    with OpenVINO's message if OpenVINO refuses to build or compile it."""
+    op, a, b = request["op"], request["a"], request["b"]
+    if op not in OPS:
+        raise example.Unsupported(f"this backend does not implement {op}")
+    attributes = encode_attributes(op, request.get("attributes", {}))
+    key = (op, tuple(sorted(attributes.items())), a["dtype"], b["dtype"], tuple(a["shape"]),
+           tuple(b["shape"]))
+    if key in compiled:
+        compiled.move_to_end(key)
+        return compiled[key]
+    try:
+        pa = ov.opset1.parameter(a["shape"], ov_type(a), name="A")
+        pb = ov.opset1.parameter(b["shape"], ov_type(b), name="B")
+        node = factory.create(OPS[op], [pa.output(0), pb.output(0)], attributes)
+        model = ov.Model([node], [pa, pb], "eltwise")
+        model_compiled = core.compile_model(model, "CPU")
+    except Rejected:
+        raise
+    except Exception as e:  # OpenVINO's check of types, shapes or attributes
+        raise Rejected("model", f"{type(e).__name__}: {e}".strip()) from None
+    compiled[key] = (model_compiled, model_compiled.create_infer_request())
+    while len(compiled) > CACHE_SIZE:
+        compiled.popitem(last=False)
+    return compiled[key]
+
+
+def to_tensor(info):
+    """An ov.Tensor over the input's memory (bf16 arrives as raw uint16 bits). The tensor
+    shares the array's memory: the caller keeps it alive until the inference has run."""
+    array = np.require(example.load_input(info), requirements="C")  # 0-d stays 0-d
+    return ov.Tensor(array, list(array.shape), OV_TYPES[info["dtype"]])
+
+
+def answer(request):
+    response = {"id": request.get("id", -1) if isinstance(request, dict) else -1}
+    try:
+        _, infer = compile_model(request)
+        a, b = to_tensor(request["a"]), to_tensor(request["b"])
+        infer.set_input_tensor(0, a)
+        infer.set_input_tensor(1, b)
+        infer.infer()
+        output = infer.get_output_tensor(0)
+        name = TYPE_NAMES[output.get_element_type().get_type_name()]
+        data = output.data
+        if name == "bf16":  # the Python API shows bf16 memory as float16: write its bits
+            data = data.view(np.uint16)
+        example.save_output(request["out"], data)  # written straight from the tensor's memory
+        response.update(status="ok", dtype=name)
+    except Rejected as e:
+        response.update(status="rejected", message=str(e))
+    except example.Unsupported as e:
+        response.update(status="unsupported", message=str(e))
+    except Exception as e:  # running a model OpenVINO accepted, or a bad file
+        response.update(status="error", message=f"{type(e).__name__}: {e}".strip())
+    return response
+
+
+def hello():
+    return {"protocol": example.PROTOCOL, "name": "openvino", "version": ov.get_version(),
+            "ops": CLAIMS}
+
+
+if __name__ == "__main__":
+    example.serve(answer, hello())
