@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""The JAX adapter: ONNX Mul/Div 1-14 and OpenVINO Multiply-1/Divide-1 on XLA through JAX, on the
+CPU, jit-compiled: jnp.multiply; jnp.true_divide for floats; for integers jax.lax.div (XLA's Div,
+which truncates) or jnp.floor_divide (Divide-1 with m_pythondiv=true). README.md has the mapping.
+
+    eltwise-validate run --backend-cmd ".venv/bin/python backends/adapters/jax/jax_backend.py"
+
+The checks of each op version and the lowering of ONNX legacy and pdpd broadcasting (reshape B)
+are shared with the numpy and torch adapters: backends/adapters/numpy/converter.py.
+"""
+import os
+import sys
+
+# stdout is the protocol channel: whatever the library might print to fd 1 goes to stderr; the
+# protocol lines go to a private duplicate of the original stdout.
+_PROTOCOL_OUT = os.dup(1)
+os.dup2(2, 1)
+sys.stdout = os.fdopen(_PROTOCOL_OUT, "w", encoding="utf-8", buffering=1)
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")  # no search for GPU/TPU plugins
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")  # XLA's C++ log (stderr anyway)
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "numpy"))
+import converter  # noqa: E402
+
+import jax  # noqa: E402
+
+jax.config.update("jax_enable_x64", True)  # i64, u64 and f64 stay 64-bit
+jax.config.update("jax_platforms", "cpu")
+
+import jax.numpy as jnp  # noqa: E402
+import jaxlib  # noqa: E402
+import numpy as np  # noqa: E402
+
+example = converter.example
+CPU = jax.devices("cpu")[0]
+# Every element type the suite knows: all are JAX dtypes (64-bit ones with jax_enable_x64).
+JAX_TYPES = {"i8": jnp.int8, "i16": jnp.int16, "i32": jnp.int32, "i64": jnp.int64,
+             "u8": jnp.uint8, "u16": jnp.uint16, "u32": jnp.uint32, "u64": jnp.uint64,
+             "f16": jnp.float16, "bf16": jnp.bfloat16, "f32": jnp.float32, "f64": jnp.float64}
+
+
+def _truncating_div(a, b):
+    # lax.div is XLA's Div: true division for floats, truncation toward zero for integers. lax
+    # ops do not broadcast, so jnp broadcasts first (numpy rules, the same as jnp.multiply's).
+    a, b = jnp.broadcast_arrays(a, b)
+    return jax.lax.div(a, b)
+
+
+# One jitted function per (op kind, rounding); jit caches the compiled code per shape and dtype.
+MULTIPLY = jax.jit(jnp.multiply)
+TRUE_DIVIDE = jax.jit(jnp.true_divide)
+TRUNC_DIVIDE = jax.jit(_truncating_div)
+FLOOR_DIVIDE = jax.jit(jnp.floor_divide)
+
+
+def check_numpy(a, b):
+    """JAX's own broadcasting check, with its message."""
+    try:
+        jnp.broadcast_shapes(a, b)
+    except ValueError as e:
+        raise converter.Rejected("shape", str(e)) from None
+
+
+def to_jax(array, dtype):
+    """bf16 arrives as raw uint16 bits: a view as jnp.bfloat16 (ml_dtypes' type), no arithmetic."""
+    if dtype == "bf16":
+        array = array.view(jnp.bfloat16)
+    return jax.device_put(array, CPU)
+
+
+def to_numpy(result):
+    """bf16 leaves as raw uint16 bits, the protocol's file format for it."""
+    array = np.asarray(result)
+    if array.dtype == jnp.bfloat16:
+        return array.view(np.uint16)
+    return array
+
+
+def function(plan):
+    if not example.is_division(plan.op):
+        return MULTIPLY
+    if plan.dtype.startswith(("f", "bf")):
+        return TRUE_DIVIDE  # m_pythondiv has no effect on floats
+    # ONNX Div and Divide-1 with m_pythondiv=false truncate; m_pythondiv=true floors.
+    return FLOOR_DIVIDE if plan.floor else TRUNC_DIVIDE
+
+
+def evaluate(request):
+    plan = converter.plan(request, check_numpy)
+    a = to_jax(example.load_input(request["a"]), plan.dtype)
+    b = to_jax(example.load_input(request["b"]), plan.dtype)
+    if plan.b_shape is not None:
+        b = b.reshape(plan.b_shape)
+    result = function(plan)(a, b).block_until_ready()
+    return to_numpy(result)
+
+
+def answer(request):
+    response = example.answer(request, evaluate=evaluate)
+    # A bf16 result leaves as uint16 bits; only the answer's dtype says it is bf16.
+    if response.get("status") == "ok" and request["a"]["dtype"] == "bf16":
+        response["dtype"] = "bf16"
+    return response
+
+
+def hello():
+    ops = converter.claims(JAX_TYPES, truncates=True)
+    return {"protocol": example.PROTOCOL, "name": "jax", "version": jax.__version__, "ops": ops}
+
+
+if __name__ == "__main__":
+    example.serve(answer, hello())

@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""The MLX adapter: ONNX Mul/Div 1-14 and OpenVINO Multiply-1/Divide-1 on Apple's MLX, on the CPU:
+mx.multiply; mx.divide for floats; mx.floor_divide for integer division that floors (and for
+unsigned integers, where floor and truncation agree). MLX has no truncating integer division, so
+signed integer ONNX Div is not claimed. README.md has the mapping.
+
+    eltwise-validate run --backend-cmd ".venv/bin/python backends/adapters/mlx/mlx_backend.py"
+
+The checks of each op version and the lowering of ONNX legacy and pdpd broadcasting (reshape B)
+are shared with the numpy and torch adapters: backends/adapters/numpy/converter.py.
+"""
+import os
+import sys
+
+# stdout is the protocol channel: whatever the library might print to fd 1 goes to stderr; the
+# protocol lines go to a private duplicate of the original stdout.
+_PROTOCOL_OUT = os.dup(1)
+os.dup2(2, 1)
+sys.stdout = os.fdopen(_PROTOCOL_OUT, "w", encoding="utf-8", buffering=1)
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "numpy"))
+import converter  # noqa: E402
+
+import mlx.core as mx  # noqa: E402
+import numpy as np  # noqa: E402
+
+example = converter.example
+mx.set_default_device(mx.cpu)
+# Every element type the suite knows is an MLX dtype; float64 runs on the CPU device only.
+MLX_TYPES = {"i8": mx.int8, "i16": mx.int16, "i32": mx.int32, "i64": mx.int64,
+             "u8": mx.uint8, "u16": mx.uint16, "u32": mx.uint32, "u64": mx.uint64,
+             "f16": mx.float16, "bf16": mx.bfloat16, "f32": mx.float32, "f64": mx.float64}
+
+
+def check_numpy(a, b):
+    """MLX's own broadcasting check, with its message."""
+    try:
+        mx.broadcast_shapes(a, b)
+    except ValueError as e:
+        raise converter.Rejected("shape", str(e)) from None
+
+
+def to_mlx(array, dtype):
+    """The dtype is given explicitly: mx.array() would turn a float64 numpy array into float32.
+    bf16 arrives as raw uint16 bits: an MLX uint16 array viewed as bfloat16 (a bit cast)."""
+    if dtype == "bf16":
+        return mx.array(array, dtype=mx.uint16).view(mx.bfloat16)
+    return mx.array(array, dtype=MLX_TYPES[dtype])
+
+
+def to_numpy(result):
+    """bf16 leaves as raw uint16 bits, the protocol's file format for it."""
+    if result.dtype == mx.bfloat16:
+        result = result.view(mx.uint16)
+    return np.array(result)
+
+
+def compute(plan, a, b):
+    if not example.is_division(plan.op):
+        return mx.multiply(a, b)
+    if plan.dtype.startswith(("f", "bf")):
+        return mx.divide(a, b)  # true division; m_pythondiv has no effect on floats
+    if plan.floor or plan.dtype.startswith("u"):  # unsigned: floor and truncation agree
+        return mx.floor_divide(a, b)
+    raise converter.Unsupported(f"mlx {mx.__version__} has no truncating integer division "
+                                "(only floor_divide; divide gives a float quotient)")
+
+
+def evaluate(request):
+    plan = converter.plan(request, check_numpy)
+    a = to_mlx(example.load_input(request["a"]), plan.dtype)
+    b = to_mlx(example.load_input(request["b"]), plan.dtype)
+    if plan.b_shape is not None:
+        b = b.reshape(plan.b_shape)
+    result = compute(plan, a, b)
+    mx.eval(result)
+    return to_numpy(result)
+
+
+def answer(request):
+    response = example.answer(request, evaluate=evaluate)
+    # A bf16 result leaves as uint16 bits; only the answer's dtype says it is bf16.
+    if response.get("status") == "ok" and request["a"]["dtype"] == "bf16":
+        response["dtype"] = "bf16"
+    return response
+
+
+def hello():
+    ops = converter.claims(MLX_TYPES, truncates=False)
+    return {"protocol": example.PROTOCOL, "name": "mlx", "version": mx.__version__, "ops": ops}
+
+
+if __name__ == "__main__":
+    example.serve(answer, hello())
