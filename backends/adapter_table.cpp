@@ -15,6 +15,8 @@ const std::vector<Adapter>& adapters() {
         {"xnnpack", "XNNPACK multiply/divide nd operators (Debian libxnnpack-dev)",
          "{host} {lib}/libeltwise_xnnpack_plugin.so"},
         // From the package index, in .venv (backends/adapters/requirements.lock).
+        {"numpy-2", "numpy, current release: the numpy adapter under .venv's Python (PyPI numpy)",
+         "{venv_python} {adapters}/numpy/numpy_backend.py"},
         {"openvino", "OpenVINO runtime, CPU plugin: opset1 Multiply/Divide (PyPI openvino)",
          "{venv_python} {adapters}/openvino/openvino_backend.py"},
         {"openvino-onnx", "OpenVINO runtime, CPU plugin, through its ONNX frontend (PyPI openvino)",
