@@ -27,7 +27,7 @@ struct ProcessOptions {
 };
 
 // The child could not be started, or its hello was missing, malformed or of another protocol
-// (a PROTOCOL_ERROR for the whole run, PROTOCOL.md section 2).
+// (a PROTOCOL_ERROR for the whole run, backends/PROTOCOL.md section 2).
 class BackendStartError : public std::runtime_error {
   public:
     using std::runtime_error::runtime_error;

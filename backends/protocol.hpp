@@ -1,4 +1,5 @@
-// The eltwise-backend/1 protocol messages (PROTOCOL.md sections 2-4): one JSON object per line.
+// The eltwise-backend/1 protocol messages (backends/PROTOCOL.md sections 2-4): one JSON object
+// per line.
 // Both sides use this: the validator's process client and the plugin host.
 #pragma once
 

@@ -3,8 +3,9 @@
 
 Usage: seed_corpus.py RESULTS_JSONL
 RESULTS_JSONL is a results file of a run with deviations (the README's planted saturate-u8 run);
-the other seeds come from spec_cases/data, ONNX's node tests (libonnx-testdata), PROTOCOL.md's
-messages and numpy. Each seed is named by its SHA-1, as libFuzzer names corpus files.
+the other seeds come from spec_cases/data, ONNX's node tests (libonnx-testdata),
+backends/PROTOCOL.md's messages and numpy. Each seed is named by its SHA-1, as libFuzzer names
+corpus files.
 """
 import glob, hashlib, io, json, os, re, sys
 import numpy as np

@@ -49,8 +49,8 @@ requires std::is_floating_point_v<T> T compute(T a, T b) {
     }
 }
 
-// f16 and bf16: widen exactly, one f32 operation, round once (SEMANTICS.md §2: exact products,
-// innocuous double rounding of quotients since 24 >= 2p + 2).
+// f16 and bf16: widen exactly, one f32 operation, round once (docs/SEMANTICS.md section 2.5:
+// exact products, innocuous double rounding of quotients since 24 >= 2p + 2).
 template <Operation Op>
 float compute_f32(float a, float b) {
     return compute < Op == Operation::multiply ? Op : Operation::divide_truncate > (a, b);

@@ -12,7 +12,8 @@
 //
 // Division by zero: the divisor lane is replaced by 1 and the result by 0 (with blend(), see
 // float16_convert.hpp, so the loops vectorize); the caller records
-// the index as undefined. MIN / -1: the exact quotient -MIN wraps to MIN (SEMANTICS.md §2).
+// the index as undefined. MIN / -1: the exact quotient -MIN wraps to MIN
+// (docs/SEMANTICS.md section 2.4).
 //
 // Internal linkage, like float16_convert.hpp: each instruction-set TU compiles its own copy.
 #pragma once

@@ -1,4 +1,4 @@
-// The oracle's own broadcasting (SEMANTICS.md section 3), written independently of
+// The oracle's own broadcasting (docs/SEMANTICS.md section 3), written independently of
 // core/broadcast: which shapes each rule accepts, the output shape, and for every output
 // element the flat indices of the A and B elements it combines.
 #pragma once

@@ -1,5 +1,6 @@
 // Exact integer multiply and divide in cpp_int, then reduced modulo 2^N into the N-bit type
-// (the wrap convention of SEMANTICS.md section 2), recording overflow and undefined quotients.
+// (the wrap convention of docs/SEMANTICS.md section 2), recording overflow and undefined
+// quotients.
 #pragma once
 
 #include <cstdint>
@@ -29,7 +30,8 @@ std::uint64_t wrap_to_type(core::ElementType t, const cpp_int& value, bool& over
 
 IntegerOutcome multiply_integer(core::ElementType t, std::uint64_t a_bits, std::uint64_t b_bits);
 
-// Truncation rounds the exact quotient toward zero, floor toward -inf (SEMANTICS.md section 2).
+// Truncation rounds the exact quotient toward zero, floor toward -inf (docs/SEMANTICS.md
+// section 2).
 IntegerOutcome divide_integer(core::ElementType t, std::uint64_t a_bits, std::uint64_t b_bits,
                               core::IntegerRounding rounding);
 

@@ -61,7 +61,7 @@ Element evaluate(const core::OpVersion& op, const core::OpConfig& config, core::
                  std::uint64_t a, std::uint64_t b) {
     const bool multiply = op.arithmetic == core::Arithmetic::multiply;
     if (core::is_floating(t)) {
-        // m_pythondiv has no effect on floating-point types (SEMANTICS.md section 2).
+        // m_pythondiv has no effect on floating-point types (docs/SEMANTICS.md section 2).
         return {multiply ? multiply_float(t, a, b) : divide_float(t, a, b), false};
     }
     const IntegerOutcome r =

@@ -1,4 +1,4 @@
-// An independent reading of SEMANTICS.md section 3: output shapes and the output-index ->
+// An independent reading of docs/SEMANTICS.md section 3: output shapes and the output-index ->
 // input-offset mapping for every broadcast rule, written without core/broadcast so that the
 // properties can check core, reference and oracle against it.
 #pragma once

@@ -34,15 +34,15 @@ constexpr std::int64_t kPatterns = 65536;  // every 16-bit pattern
 constexpr std::int64_t kBlockRows = 64;    // divisors per batch: outputs of 8 MiB each
 constexpr std::size_t kReported = 5;       // differing pairs printed per run
 
-// The ten distinct 16-bit functions (SEMANTICS.md §1-2: the 16-bit types are f16, bf16, i16 and
-// u16; integer division rounds by truncation or floor). Written out so that a table that lost
-// one fails loudly instead of silently sweeping less.
+// The ten distinct 16-bit functions (docs/SEMANTICS.md sections 1-2: the 16-bit types are f16,
+// bf16, i16 and u16; integer division rounds by truncation or floor). Written out so that a
+// table that lost one fails loudly instead of silently sweeping less.
 constexpr std::string_view kRequired[] = {
     "f16_multiply", "f16_divide",       "bf16_multiply",    "bf16_divide",      "i16_multiply",
     "u16_multiply", "i16_divide_trunc", "i16_divide_floor", "u16_divide_trunc", "u16_divide_floor"};
 
 // "i16_divide_floor", "f16_divide": what the element function depends on. m_pythondiv has no
-// effect on floats (SEMANTICS.md §2), so float division has no rounding suffix.
+// effect on floats (docs/SEMANTICS.md section 2), so float division has no rounding suffix.
 std::string function_name(const Combination& c) {
     std::string out = std::string(core::name(c.type)) + (c.is_division() ? "_divide" : "_multiply");
     if (c.is_division() && c.is_integer())

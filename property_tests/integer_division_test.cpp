@@ -1,5 +1,5 @@
 // Property d: integer division, checked in exact arithmetic (cpp_int) against the identities of
-// SEMANTICS.md section 2: a = q*b + r with |r| < |b|; floor: r == 0 or sign(r) == sign(b);
+// docs/SEMANTICS.md section 2: a = q*b + r with |r| < |b|; floor: r == 0 or sign(r) == sign(b);
 // truncation: r == 0 or sign(r) == sign(a). Exceptions: b == 0 is undefined (and must be marked
 // so), MIN / -1 wraps to MIN. Checked for reference::run and oracle::run.
 #include <gtest/gtest.h>

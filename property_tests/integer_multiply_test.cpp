@@ -1,6 +1,6 @@
 // Property f: an integer product equals the exact product reduced modulo 2^N (two's-complement
-// wrap, SEMANTICS.md section 2), computed here in unsigned __int128 from the exact operands, for
-// reference::run and oracle::run.
+// wrap, docs/SEMANTICS.md section 2), computed here in unsigned __int128 from the exact
+// operands, for reference::run and oracle::run.
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 

@@ -86,7 +86,7 @@ std::string Combination::name() const {
 }
 
 core::IntegerRounding Combination::expected_rounding() const {
-    // SEMANTICS.md 2: ONNX Div truncates; Divide-1 floors with m_pythondiv=true.
+    // docs/SEMANTICS.md section 2: ONNX Div truncates; Divide-1 floors with m_pythondiv=true.
     return pythondiv.value_or(false) ? core::IntegerRounding::floor
                                      : core::IntegerRounding::truncate;
 }

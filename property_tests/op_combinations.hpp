@@ -23,7 +23,7 @@ struct Combination {
     std::string name() const;
     bool is_division() const { return op->arithmetic == core::Arithmetic::divide; }
     bool is_integer() const { return core::is_integer(type); }
-    // What SEMANTICS.md section 2 says integer division rounds to for this combination.
+    // What docs/SEMANTICS.md section 2 says integer division rounds to for this combination.
     core::IntegerRounding expected_rounding() const;
 };
 

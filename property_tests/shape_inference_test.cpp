@@ -1,5 +1,5 @@
 // Property b: core::broadcast_shape, core::make_plan and the output shapes of reference::run and
-// oracle::run agree with the independent model of SEMANTICS.md section 3 (broadcast_model),
+// oracle::run agree with the independent model of docs/SEMANTICS.md section 3 (broadcast_model),
 // on compatible pairs, near misses and arbitrary small pairs, for every triple.
 #include <gtest/gtest.h>
 #include <rapidcheck.h>

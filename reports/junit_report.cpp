@@ -19,7 +19,7 @@ Kind kind_of(Status s) {
 }
 
 // FAILED and the invalid/valid mix-ups are wrong answers; the rest of the deviations are
-// faults of the backend or the suite (PROTOCOL.md section 5).
+// faults of the backend or the suite (backends/PROTOCOL.md section 10).
 bool is_failure(Status s) {
     return s == Status::failed || s == Status::accepted_invalid || s == Status::rejected_valid;
 }

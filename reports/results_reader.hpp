@@ -1,5 +1,5 @@
-// Reading results.jsonl files (PROTOCOL.md section 7) line by line, so that a run of millions
-// of cases never has to fit in memory as JSON.
+// Reading results.jsonl files (backends/PROTOCOL.md section 12) line by line, so that a run of
+// millions of cases never has to fit in memory as JSON.
 #pragma once
 
 #include <functional>

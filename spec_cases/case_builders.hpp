@@ -7,7 +7,7 @@
 
 namespace spec_cases {
 
-std::vector<SpecCase> openvino_xml_cases();    // seeds' <layer> examples
+std::vector<SpecCase> openvino_xml_cases();    // the OpenVINO specs' <layer> examples
 std::vector<SpecCase> value_example_cases();   // values written in the specs
 std::vector<SpecCase> onnx_testdata_cases();   // ONNX's node tests for Mul and Div
 std::vector<SpecCase> broadcast_rule_cases();  // broadcast-rule examples, valid and failing

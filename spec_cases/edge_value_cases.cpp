@@ -115,7 +115,7 @@ std::vector<Check> case_checks(const std::vector<TableRow>& rows, core::ElementT
 }
 
 Category category_of(const std::string& category) {
-    // SEMANTICS.md section 2: overflow results follow the wrap convention, not spec text.
+    // docs/SEMANTICS.md section 2: overflow results follow the wrap convention, not spec text.
     if (category == "integer_overflow_wrap" || category == "int_min_div_minus_one")
         return Category::wrap_convention;
     return Category::spec_value;

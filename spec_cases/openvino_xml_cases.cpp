@@ -1,5 +1,5 @@
-// The OpenVINO spec's <layer> examples (seeds 000, 001, 004), embedded XML files parsed as
-// layers (spec_cases/openvino_layer.hpp).
+// The <layer> examples of the OpenVINO Multiply-1 and Divide-1 specs, embedded XML files parsed
+// as layers (spec_cases/openvino_layer.hpp).
 #include "spec_cases/case_builders.hpp"
 #include "spec_cases/embedded_data.hpp"
 #include "spec_cases/openvino_layer.hpp"

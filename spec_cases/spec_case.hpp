@@ -29,7 +29,7 @@ struct Check {
     Expected expected;
 };
 
-// Conformance categories, reported apart (SEMANTICS.md sections 2 and 4).
+// Conformance categories, reported apart (docs/SEMANTICS.md sections 2 and 4).
 enum class Category { spec_value, wrap_convention, rejects_invalid };
 const char* name(Category c);
 

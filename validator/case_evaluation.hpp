@@ -1,4 +1,5 @@
-// Running one case on a backend and deciding its status (PROTOCOL.md sections 5 and 6).
+// Running one case on a backend and deciding its status (backends/PROTOCOL.md sections 6, 10
+// and 11).
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// The statuses a case ends with (PROTOCOL.md section 5).
+// The statuses a case ends with (backends/PROTOCOL.md section 10).
 #pragma once
 
 #include <array>

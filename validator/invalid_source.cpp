@@ -1,6 +1,7 @@
-// `invalid`: inputs the spec requires a backend to reject (SEMANTICS.md section 4): near-miss
-// shapes under each broadcast rule, disallowed and mixed element types, bad attributes. The
-// reference confirms each rejection when the case is built; a case it accepts is run as valid.
+// `invalid`: inputs the spec requires a backend to reject (docs/SEMANTICS.md section 4):
+// near-miss shapes under each broadcast rule, disallowed and mixed element types, bad
+// attributes. The reference confirms each rejection when the case is built; a case it accepts
+// is run as valid.
 #include "core/error.hpp"
 #include "property_tests/op_combinations.hpp"
 #include "property_tests/property_case.hpp"

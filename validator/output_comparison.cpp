@@ -15,7 +15,8 @@
 namespace validator {
 namespace {
 
-// What one element comparison concluded. The categories come in PROTOCOL.md's checking order.
+// What one element comparison concluded. The categories come in the checking order of
+// backends/PROTOCOL.md section 11.
 enum class Outcome : std::uint8_t {
     pass,
     pass_ulp,

@@ -1,5 +1,6 @@
 // Comparing a backend's output with the expected one, and sorting each mismatching element into
-// one category (PROTOCOL.md section 6): the part of a FAILED verdict that says what went wrong.
+// one category (backends/PROTOCOL.md section 11): the part of a FAILED verdict that says what
+// went wrong.
 #pragma once
 
 #include <cstddef>
@@ -33,7 +34,7 @@ struct ComparisonPolicy {
 
 struct Mismatch {
     std::int64_t index;    // flat output index; -1 for a "shape" or "dtype" mismatch
-    std::string category;  // "nan", "signed_zero", ... (PROTOCOL.md section 6)
+    std::string category;  // "nan", "signed_zero", ... (backends/PROTOCOL.md section 11)
     // The element's inputs and outputs as core::format_element text. For "shape" and "dtype",
     // expected/actual hold the shapes ("(2,3)") or type names and the rest is empty.
     std::string a, b;

@@ -1,5 +1,6 @@
-// results.jsonl (PROTOCOL.md section 7): one JSON object per line, each written with a single
-// write() as soon as its case ends, so that a run killed at any moment leaves complete lines.
+// results.jsonl (backends/PROTOCOL.md section 12): one JSON object per line, each written with a
+// single write() as soon as its case ends, so that a run killed at any moment leaves complete
+// lines.
 #pragma once
 
 #include <cstdint>

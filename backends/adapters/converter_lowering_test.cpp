@@ -1,6 +1,6 @@
 // The shapes a converter hands to a numpy-only library for each broadcast rule. Expected values
-// are the spec examples of SEMANTICS.md section 3, lowered by hand (B's dims at the axis, 1s
-// around).
+// are the spec examples of docs/SEMANTICS.md section 3, lowered by hand (B's dims at the axis,
+// 1s around).
 #include "backends/adapters/converter_lowering.hpp"
 
 #include <gtest/gtest.h>

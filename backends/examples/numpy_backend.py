@@ -21,7 +21,8 @@ NUMPY_TYPES = {"i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64,
                "f16": np.float16, "f32": np.float32, "f64": np.float64}
 FILE_TYPES = {**NUMPY_TYPES, "bf16": np.uint16, "boolean": np.bool_}  # bf16: raw '<u2' bits
 
-# The element types each op version allows: SEMANTICS.md section 1, or `eltwise-validate list`.
+# The element types each op version allows: docs/SEMANTICS.md section 1, or
+# `eltwise-validate list`.
 ONNX_7 = ["f16", "f32", "f64", "i32", "i64", "u32", "u64"]
 ONNX_13 = ONNX_7 + ["bf16"]
 ONNX_14 = ONNX_13 + ["i8", "i16", "u8", "u16"]

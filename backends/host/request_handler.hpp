@@ -1,5 +1,5 @@
 // One protocol request served by a plugin: the inputs mapped, the plugin called, the output
-// file completed, and the answer (PROTOCOL.md sections 3 and 4).
+// file completed, and the answer (backends/PROTOCOL.md sections 3 and 4).
 #pragma once
 
 #include <string>

@@ -3,9 +3,10 @@
  *
  * A plugin is a shared library that `eltwise-backend-host PLUGIN.so [PLUGIN ARGS...]` loads
  * with dlopen(RTLD_NOW | RTLD_LOCAL). The host speaks the eltwise-backend/1 protocol
- * (PROTOCOL.md) on the plugin's behalf: it turns the plugin's claims into the hello, maps each
- * request's input .npy files into memory (no copy), calls the plugin once per request, and
- * writes the output file from the buffer that the allocate callback below lends the plugin.
+ * (backends/PROTOCOL.md) on the plugin's behalf: it turns the plugin's claims into the hello,
+ * maps each request's input .npy files into memory (no copy), calls the plugin once per
+ * request, and writes the output file from the buffer that the allocate callback below lends
+ * the plugin.
  *
  * Exports (C linkage, default visibility; ELTWISE_BACKEND_EXPORT does both):
  *   eltwise_backend_init      required  once, before anything else

@@ -1,5 +1,6 @@
 // The out-of-process client against fixtures/fixture_backend.py, one fault at a time. Expected
-// outputs are hand-computed; expected messages follow PROTOCOL.md and process_backend.hpp.
+// outputs are hand-computed; expected messages follow backends/PROTOCOL.md and
+// process_backend.hpp.
 #include "backends/process_backend.hpp"
 
 #include <gtest/gtest.h>

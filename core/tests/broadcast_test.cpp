@@ -1,5 +1,5 @@
-// Broadcasting: output shapes and errors for every example of SEMANTICS.md section 3 and of
-// OpenVINO's broadcast-rules doc, plus plan strides worked out by hand.
+// Broadcasting: output shapes and errors for every example of docs/SEMANTICS.md section 3 and
+// of OpenVINO's broadcast-rules doc, plus plan strides worked out by hand.
 #include "core/broadcast.hpp"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// The op-version table and call validation, checked against SEMANTICS.md sections 1 and 4.
+// The op-version table and call validation, checked against docs/SEMANTICS.md sections 1 and 4.
 #include "core/op_table.hpp"
 
 #include <gtest/gtest.h>
@@ -20,7 +20,8 @@ namespace {
 using enum ElementType;
 using TypeSet = std::set<ElementType>;
 
-// SEMANTICS.md section 1, written out per version (not derived from one another on purpose).
+// docs/SEMANTICS.md section 1, written out per version (not derived from one another on
+// purpose).
 const std::map<std::string, TypeSet> kExpectedTypes = {
     {"onnx.Mul-1", {f16, f32, f64}},
     {"onnx.Mul-6", {f16, f32, f64, i32, i64, u32, u64}},

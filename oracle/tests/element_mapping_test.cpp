@@ -1,5 +1,5 @@
-// The oracle's broadcasting against the examples of SEMANTICS.md section 3, and oracle::run
-// end to end on the spec's value examples (section 5).
+// The oracle's broadcasting against the examples of docs/SEMANTICS.md section 3, and
+// oracle::run end to end on the spec's value examples (section 5).
 #include <gtest/gtest.h>
 
 #include <cstdint>

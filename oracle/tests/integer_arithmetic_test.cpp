@@ -1,4 +1,4 @@
-// Integer products and quotients of the oracle against hand-computed values (SEMANTICS.md
+// Integer products and quotients of the oracle against hand-computed values (docs/SEMANTICS.md
 // section 2): wrap modulo 2^N, truncating and floor division, division by zero, MIN / -1.
 #include <gtest/gtest.h>
 

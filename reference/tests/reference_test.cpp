@@ -1,6 +1,6 @@
 // Unit tests of the scalar reference: reference::run and the scalar reference::multiply /
-// reference::divide. Every expected value comes from /work/shared/SEMANTICS.md or from hand
-// arithmetic written next to it, never from running the code under test.
+// reference::divide. Every expected value comes from docs/SEMANTICS.md or from hand arithmetic
+// written next to it, never from running the code under test.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -246,7 +246,7 @@ TEST(ReferenceTable, EveryTypeOutsideAVersionsListIsRejected) {
 }
 
 TEST(ReferenceTable, SpecNamedTypesAreRejected) {
-    // SEMANTICS 1: "i8 for Mul-13, i32 for Mul-1, bf16 for Div-7".
+    // docs/SEMANTICS.md section 1: "i8 for Mul-13, i32 for Mul-1, bf16 for Div-7".
     EXPECT_TRUE(rejects(ErrorKind::element_type, op("onnx.Mul-13"), {}, vec(ElementType::i8, {1}),
                         vec(ElementType::i8, {1})));
     EXPECT_TRUE(rejects(ErrorKind::element_type, op("onnx.Mul-1"), {}, vec(ElementType::i32, {1}),
@@ -800,7 +800,7 @@ TEST(ReferenceBroadcast, NumpySeedShapeMultiplyEveryElement) {
 }
 
 TEST(ReferenceBroadcast, NumpySeedShapeDivideEveryElement) {
-    // Seed 004 example 2: numpy, (8,1,6,1) / (7,1,5); A = -24..23, B = 1..35.
+    // Divide-1 spec, example 2: numpy, (8,1,6,1) / (7,1,5); A = -24..23, B = 1..35.
     const auto a = iota(48, -24), b = iota(35, 1);
     const Tensor ta = tensor(ElementType::i32, {8, 1, 6, 1}, a);
     const Tensor tb = tensor(ElementType::i32, {7, 1, 5}, b);

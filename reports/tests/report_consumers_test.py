@@ -35,7 +35,8 @@ BACKENDS = {  # run directory -> backend arguments
                       "--label", "numpy, planted floor-for-trunc"],
 }
 
-# The op versions the specs define (seeds): ONNX Mul and Div 1, 6, 7, 13, 14; OpenVINO
+# The op versions the specs define (docs/SEMANTICS.md section 1): ONNX Mul and Div 1, 6, 7, 13,
+# 14; OpenVINO
 # Multiply-1 and Divide-1.
 SPEC_OP_VERSIONS = {"onnx.%s-%d" % (op, v) for op in ("Mul", "Div") for v in (1, 6, 7, 13, 14)}
 SPEC_OP_VERSIONS |= {"openvino.Multiply-1", "openvino.Divide-1"}

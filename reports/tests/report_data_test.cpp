@@ -183,7 +183,7 @@ TEST(ReportData, SummaryHasTheTwelveOpVersionsAndTheirSpecTypes) {
     EXPECT_EQ(s["format"], "eltwise-report-summary/1");
     ASSERT_EQ(s["op_versions"].size(), 12u);
     EXPECT_EQ(s["op_versions"][0]["id"], "onnx.Mul-1");
-    // ONNX Mul-1 (seeds): "Constrain input and output types to float tensors": f16, f32, f64.
+    // ONNX Mul-1 spec: "Constrain input and output types to float tensors": f16, f32, f64.
     EXPECT_EQ(s["op_versions"][0]["dtypes"], nlohmann::json({"f16", "f32", "f64"}));
     EXPECT_EQ(s["scoreboard"][0]["cells"][0]["passed"], 1);
     EXPECT_EQ(s["scoreboard"][0]["cells"][0]["pass_rate"], 1.0);

@@ -24,7 +24,7 @@ json_field() { /usr/bin/python3 -c "import json,sys; j=json.loads(sys.stdin.read
 
 expect_equal() { [ "$1" == "$2" ] || fail "$3: got $1, expected $2"; }
 
-# list: exactly the twelve op versions of SEMANTICS.md section 1
+# list: exactly the twelve op versions of docs/SEMANTICS.md section 1
 expect_exit 0 list
 expect_equal "$(grep -cE '^(onnx|openvino)\.' <<<"$out")" 12 "list version count"
 expect_equal "$(grep -A1 '^onnx.Mul-13$' <<<"$out" | tail -1 | xargs)" \

@@ -1,7 +1,7 @@
 """Whole exhaustive16 sweeps (labels exhaustive, exhaustive-long: minutes each).
 
 The planted bug's failing pairs are recomputed from its definition with numpy, block by block;
-the 30 functions come from the seeds (exhaustive16_test.SPEC_FUNCTIONS).
+the 30 functions come from the specs (exhaustive16_test.SPEC_FUNCTIONS).
 """
 import json
 import os

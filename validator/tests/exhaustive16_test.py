@@ -17,8 +17,8 @@ from run_command_test import HOST, PLANTED_PLUGIN, VALIDATE, Harness, results, r
 
 FULL = 0x10000
 
-# 16-bit types per op version, from the seeds: Mul/Div-1, -6 and -7 allow float16 only;
-# -13 adds bfloat16; -14 adds int16 and uint16; OpenVINO's allow any numeric type.
+# 16-bit types per op version (docs/SEMANTICS.md section 1): Mul/Div-1, -6 and -7 allow float16
+# only; -13 adds bfloat16; -14 adds int16 and uint16; OpenVINO's allow any numeric type.
 SPEC_FUNCTIONS = (
     ["onnx.%s-%d:f16" % (op, v) for op in ("Mul", "Div") for v in (1, 6, 7)] +
     ["onnx.%s-13:%s" % (op, t) for op in ("Mul", "Div") for t in ("f16", "bf16")] +

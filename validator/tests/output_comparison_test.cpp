@@ -136,7 +136,8 @@ TEST(IntegerSaturation, InRangeProductIsNeverSaturation) {
 }
 
 TEST(IntegerSaturation, MinDividedByMinusOneClampsToMax) {
-    // INT32_MIN / -1 = 2^31: wraps to INT32_MIN (SEMANTICS.md); saturation gives INT32_MAX.
+    // INT32_MIN / -1 = 2^31: wraps to INT32_MIN (docs/SEMANTICS.md section 2.4); saturation
+    // gives INT32_MAX.
     const std::int32_t min = std::numeric_limits<std::int32_t>::min();
     EXPECT_EQ(one_element("onnx.Div-14", kNone, one<ElementType::i32>(min),
                           one<ElementType::i32>(-1), one<ElementType::i32>(min),

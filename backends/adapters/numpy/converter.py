@@ -6,7 +6,7 @@ Shared by the numpy and torch adapters (backends/adapters/numpy, backends/adapte
 builds on backends/examples/numpy_backend.py, loaded here once as `example`: its type and
 OpenVINO attribute checks, input loading, answer and protocol loop.
 
-Lowerings (SEMANTICS.md section 3), as onnx-tensorflow's explicit_broadcast and converters of
+Lowerings (docs/SEMANTICS.md section 3), as onnx-tensorflow's explicit_broadcast and converters of
 Paddle models lower them (plus the validity checks those converters leave out):
 - ONNX legacy (Mul-1/6, Div-1/6) broadcast=1: B is one element -> B reshaped to a scalar;
   else B must equal A's dims from `axis` (default: aligned to A's end) exactly, and B gets

@@ -1,6 +1,7 @@
 // oneDNN's part of the converter lowering: one rank for src0, src1 and dst, rank 0 -> [1].
-// Expected shapes are spec examples (SEMANTICS.md section 3) lowered by hand to oneDNN's rule
-// (a source's size-1 dims broadcast to dst's). The shared part: converter_lowering_test.cpp.
+// Expected shapes are spec examples (docs/SEMANTICS.md section 3) lowered by hand to oneDNN's
+// rule (a source's size-1 dims broadcast to dst's). The shared part:
+// converter_lowering_test.cpp.
 #include "backends/adapters/onednn/lowering.hpp"
 
 #include <gtest/gtest.h>

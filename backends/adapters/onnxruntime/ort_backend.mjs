@@ -40,8 +40,9 @@ const TYPES = {
   boolean: { proto: 'BOOL', ort: 'bool', descr: '|b1', array: Uint8Array },
 };
 
-// What the specs allow per op version (SEMANTICS.md section 1, `eltwise-validate list`): all of
-// it is claimed, so that the report shows what ONNX Runtime refuses. OpenVINO ops: not ONNX.
+// What the specs allow per op version (docs/SEMANTICS.md section 1, `eltwise-validate list`):
+// all of it is claimed, so that the report shows what ONNX Runtime refuses. OpenVINO ops: not
+// ONNX.
 const ONNX_1 = ['f16', 'f32', 'f64'];
 const ONNX_7 = [...ONNX_1, 'i32', 'i64', 'u32', 'u64'];
 const ONNX_13 = [...ONNX_7, 'bf16'];
