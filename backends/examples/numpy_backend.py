@@ -10,6 +10,7 @@ inputs are answered `rejected`, valid ones it cannot compute `unsupported`.
 The test backends in backends/test_backends/ import this module and wrap its functions.
 """
 import json
+import os
 import re
 import sys
 
@@ -177,6 +178,15 @@ def answer(request, evaluate=evaluate, save=save_output):
     except Exception as e:  # a bad request or file: say what happened, keep serving
         response.update(status="error", message=f"{type(e).__name__}: {e}")
     return response
+
+
+def protect_stdout():
+    """Keeps stdout for protocol lines alone: the lines go to a private duplicate of fd 1, and
+    fd 1 itself is pointed at stderr, so that whatever a library's native code writes to the
+    process's stdout cannot reach the validator. Call it before importing the library."""
+    protocol = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    os.dup2(2, 1)
+    sys.stdout = protocol
 
 
 def send(message):

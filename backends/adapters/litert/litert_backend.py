@@ -24,12 +24,9 @@ sys.path.insert(0, os.path.join(HERE, "..", "numpy"))
 sys.path.insert(0, HERE)
 import converter  # noqa: E402
 
-# stdout is the protocol channel, and LiteRT's native code writes to the process's fds (e.g.
-# "INFO: Created TensorFlow Lite XNNPACK delegate for CPU."): keep a private copy of fd 1 for
-# protocol lines and point fd 1 at stderr before the library is loaded.
-_PROTOCOL_FD = os.dup(1)
-os.dup2(2, 1)
-sys.stdout = os.fdopen(_PROTOCOL_FD, "w", encoding="utf-8")
+# LiteRT's native code writes to the process's fds ("INFO: Created TensorFlow Lite XNNPACK
+# delegate for CPU.", on fd 2 in 2.3.0): fd 1 is guarded before the library is loaded.
+converter.example.protect_stdout()
 
 import numpy as np  # noqa: E402
 import ai_edge_litert  # noqa: E402

@@ -12,14 +12,10 @@ are shared with the numpy and torch adapters: backends/adapters/numpy/converter.
 import os
 import sys
 
-# stdout is the protocol channel: whatever the library might print to fd 1 goes to stderr; the
-# protocol lines go to a private duplicate of the original stdout.
-_PROTOCOL_OUT = os.dup(1)
-os.dup2(2, 1)
-sys.stdout = os.fdopen(_PROTOCOL_OUT, "w", encoding="utf-8", buffering=1)
-
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "numpy"))
 import converter  # noqa: E402
+
+converter.example.protect_stdout()  # before MLX is loaded
 
 import mlx.core as mx  # noqa: E402
 import numpy as np  # noqa: E402
@@ -67,22 +63,14 @@ def compute(plan, a, b):
 
 
 def evaluate(request):
-    plan = converter.plan(request, check_numpy)
-    a = to_mlx(example.load_input(request["a"]), plan.dtype)
-    b = to_mlx(example.load_input(request["b"]), plan.dtype)
-    if plan.b_shape is not None:
-        b = b.reshape(plan.b_shape)
+    plan, a, b = converter.load_planned(request, check_numpy, to_mlx)
     result = compute(plan, a, b)
     mx.eval(result)
     return to_numpy(result)
 
 
 def answer(request):
-    response = example.answer(request, evaluate=evaluate)
-    # A bf16 result leaves as uint16 bits; only the answer's dtype says it is bf16.
-    if response.get("status") == "ok" and request["a"]["dtype"] == "bf16":
-        response["dtype"] = "bf16"
-    return response
+    return converter.answer_with_bf16(request, evaluate)
 
 
 def hello():

@@ -166,3 +166,24 @@ def plan(request, check_numpy):
     else:
         check_numpy(a, b)
     return result
+
+
+def load_planned(request, check_numpy, to_library):
+    """Checks and lowers a request, then loads both inputs with `to_library(array, dtype)` and
+    gives B its lowered shape. Returns (plan, a, b)."""
+    plan_ = plan(request, check_numpy)
+    a = to_library(example.load_input(request["a"]), plan_.dtype)
+    b = to_library(example.load_input(request["b"]), plan_.dtype)
+    if plan_.b_shape is not None:
+        b = b.reshape(plan_.b_shape)
+    return plan_, a, b
+
+
+def answer_with_bf16(request, evaluate):
+    """example.answer for a library whose bf16 results leave as uint16 bits: only the answer's
+    dtype says that they are bf16."""
+    response = example.answer(request, evaluate=evaluate)
+    if response.get("status") == "ok" and request["a"]["dtype"] == "bf16":
+        response["dtype"] = "bf16"
+    return response
+

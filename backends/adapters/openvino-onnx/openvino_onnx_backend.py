@@ -21,11 +21,7 @@ import onnx_model  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-# OpenVINO's C++ code may write to fd 1 by itself; fd 1 is the protocol channel. Keep a private
-# copy of it for the protocol lines and point fd 1 at stderr before the library is loaded.
-_protocol_fd = os.dup(1)
-os.dup2(2, 1)
-sys.stdout = os.fdopen(_protocol_fd, "w", encoding="utf-8", buffering=1)
+onnx_model.example.protect_stdout()  # OpenVINO's C++ code may write to fd 1 by itself
 
 import openvino as ov  # noqa: E402
 

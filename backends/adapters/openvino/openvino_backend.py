@@ -18,14 +18,10 @@ import os
 import re
 import sys
 
-# stdout is the protocol channel: keep a private copy of fd 1 for protocol lines and point fd 1
-# at stderr, so that whatever the OpenVINO runtime itself writes to fd 1 cannot reach the validator.
-_PROTOCOL = os.fdopen(os.dup(1), "w", encoding="utf-8")
-os.dup2(2, 1)
-sys.stdout = _PROTOCOL
-
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "numpy"))
 import converter  # noqa: E402
+
+converter.example.protect_stdout()  # the OpenVINO runtime may write to fd 1 by itself
 
 import numpy as np  # noqa: E402
 import openvino as ov  # noqa: E402

@@ -58,11 +58,7 @@ def compute(plan, a, b):
 
 
 def evaluate(request):
-    plan = converter.plan(request, check_numpy)
-    a = to_torch(example.load_input(request["a"]), plan.dtype)
-    b = to_torch(example.load_input(request["b"]), plan.dtype)
-    if plan.b_shape is not None:
-        b = b.reshape(plan.b_shape)
+    plan, a, b = converter.load_planned(request, check_numpy, to_torch)
     return to_numpy(compute(plan, a, b))
 
 
