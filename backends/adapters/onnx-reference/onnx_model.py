@@ -113,6 +113,33 @@ def load_input(tensor):
     return example.load_input(tensor)
 
 
+class Failed(Exception):
+    """The library failed on a model it accepted: the answer is `error` with its message."""
+
+
+def message(e):
+    return f"{type(e).__name__}: {e}".strip()
+
+
+def answer(request, evaluate):
+    """Runs one request and returns the response object; never raises. `evaluate(request)`
+    returns (the result's suite type name, or None to let the file say it; the result array)."""
+    response = {"id": request.get("id", -1) if isinstance(request, dict) else -1}
+    try:
+        name, result = evaluate(request)
+        save_output(request["out"], result, name)
+        response.update(status="ok")
+        if name:
+            response["dtype"] = name
+    except Rejected as e:
+        response.update(status="rejected", message=str(e))
+    except Unsupported as e:
+        response.update(status="unsupported", message=str(e))
+    except Exception as e:  # noqa: BLE001  Failed, or a bad request or file
+        response.update(status="error", message=str(e) if isinstance(e, Failed) else message(e))
+    return response
+
+
 def save_output(path, array, dtype):
     """Writes the result; `dtype` is the suite type name of the answer. bf16 arrays (any 2-byte
     type the library calls bf16) leave as their raw bits, viewed as uint16."""

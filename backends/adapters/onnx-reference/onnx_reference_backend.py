@@ -41,12 +41,7 @@ ADDRESS_SPACE_LIMIT = 2 << 30
 warnings.filterwarnings("ignore", category=RuntimeWarning)
 
 
-class Failed(Exception):
-    """Any other failure of the library: the answer is `error` with its message."""
-
-
-def _message(e):
-    return f"{type(e).__name__}: {e}".strip()
+Failed, _message = onnx_model.Failed, onnx_model.message
 
 
 def _validate(model):
@@ -102,25 +97,12 @@ def evaluate(request):
     except Exception as e:  # noqa: BLE001  the library failed on a model it accepted
         cause = f" (caused by {_message(e.__cause__)})" if e.__cause__ else ""
         raise Failed(_message(e) + cause) from None
-    return np.asarray(c)
+    c = np.asarray(c)
+    return type_name(c.dtype), c
 
 
 def answer(request):
-    response = {"id": request.get("id", -1) if isinstance(request, dict) else -1}
-    try:
-        result = evaluate(request)
-        name = type_name(result.dtype)
-        onnx_model.save_output(request["out"], result, name)
-        response.update(status="ok")
-        if name:
-            response["dtype"] = name
-    except Rejected as e:
-        response.update(status="rejected", message=str(e))
-    except Unsupported as e:
-        response.update(status="unsupported", message=str(e))
-    except Exception as e:  # noqa: BLE001  Failed, or a bad request or file
-        response.update(status="error", message=str(e) if isinstance(e, Failed) else _message(e))
-    return response
+    return onnx_model.answer(request, evaluate)
 
 
 def hello():

@@ -42,8 +42,7 @@ core = ov.Core()
 _compiled = collections.OrderedDict()
 
 
-def _message(e):
-    return f"{type(e).__name__}: {e}".strip()
+_message = onnx_model.message
 
 
 def _refusal(stage, e):
@@ -89,7 +88,7 @@ def evaluate(request):
     try:
         infer.infer({"A": a, "B": b})
     except Exception as e:  # noqa: BLE001  a model OpenVINO compiled failed to run
-        raise RuntimeError(f"infer: {_message(e)}") from None
+        raise onnx_model.Failed(f"infer: {_message(e)}") from None
     output = infer.get_output_tensor(0)
     name = OUTPUT_TYPES.get(output.element_type)
     data = output.data  # bf16 comes back as its raw bits (numpy sees float16)
@@ -99,21 +98,7 @@ def evaluate(request):
 
 
 def answer(request):
-    response = {"id": request.get("id", -1) if isinstance(request, dict) else -1}
-    try:
-        name, result = evaluate(request)
-        example.save_output(request["out"], result)
-        response.update(status="ok")
-        if name:
-            response["dtype"] = name
-    except Rejected as e:
-        response.update(status="rejected", message=str(e))
-    except Unsupported as e:
-        response.update(status="unsupported", message=str(e))
-    except Exception as e:  # noqa: BLE001  a failed run, or a bad request or file
-        response.update(status="error", message=str(e) if isinstance(e, RuntimeError)
-                        else _message(e))
-    return response
+    return onnx_model.answer(request, evaluate)
 
 
 def hello():
