@@ -16,7 +16,7 @@
 
 #include "backends/child_process.hpp"
 #include "core/op_config.hpp"
-#include "validator/npy_file.hpp"
+#include "io/npy_file.hpp"
 
 namespace backends {
 namespace {
@@ -136,8 +136,8 @@ struct CallFiles {
 
 // Writes the inputs and returns the request line, '\n' included.
 std::string send_files(const Call& call, const CallFiles& files) {
-    validator::write_npy(files.a, *call.a, validator::NpyWrite::in_place);
-    validator::write_npy(files.b, *call.b, validator::NpyWrite::in_place);
+    io::write_npy(files.a, *call.a, io::NpyWrite::in_place);
+    io::write_npy(files.b, *call.b, io::NpyWrite::in_place);
     const Request request{call.id,
                           call.op->id(),
                           call.attributes,
@@ -349,8 +349,8 @@ Result ProcessBackend::read_output(const Call& call, const std::string& path,
     try {
         // The same limits again on the opened file: the child is alive and may swap or grow
         // the file after the lstat.
-        const validator::NpyReadLimits limits{.max_file_bytes = limit, .follow_symlinks = false};
-        return {Outcome::ok, validator::read_npy(path, dtype, limits), ""};
+        const io::NpyReadLimits limits{.max_file_bytes = limit, .follow_symlinks = false};
+        return {Outcome::ok, io::read_npy(path, dtype, limits), ""};
     } catch (const std::exception& e) {
         return fault(Outcome::protocol_error, e.what());
     }

@@ -14,7 +14,7 @@
 #include "bench/median_timer.hpp"
 #include "core/large_buffers.hpp"
 #include "core/op_table.hpp"
-#include "validator/case_evaluation.hpp"
+#include "runner/case_evaluation.hpp"
 
 namespace {
 
@@ -28,7 +28,7 @@ core::Tensor filled(core::Shape shape, float start) {
 
 struct Workload {
     const core::OpVersion* op;
-    validator::CaseData data;
+    case_sources::CaseData data;
 };
 
 Workload workload(std::int64_t elements) {
@@ -38,17 +38,16 @@ Workload workload(std::int64_t elements) {
 
 // Median seconds per batch of `cases` evaluations; every case must end with `want`.
 double seconds_per_batch(backends::Backend& backend, const Workload& w, int cases, int reps,
-                         validator::Status want) {
+                         results::Status want) {
     std::int64_t id = 1;
-    const validator::EvaluationSettings settings;
+    const runner::EvaluationSettings settings;
     return bench::time_median(
                [&] {
                    for (int i = 0; i < cases; ++i) {
-                       const auto r =
-                           validator::evaluate_case(backend, *w.op, w.data, settings, id++);
+                       const auto r = runner::evaluate_case(backend, *w.op, w.data, settings, id++);
                        if (r.status != want)
                            throw std::runtime_error("bench case ended " +
-                                                    std::string(validator::name(r.status)) + ": " +
+                                                    std::string(results::name(r.status)) + ": " +
                                                     r.message);
                    }
                },
@@ -79,15 +78,15 @@ int main(int argc, char** argv) {
 
     // The trivial plugin writes zeros: its cases fail, which costs the same classification.
     const double trivial_s =
-        seconds_per_batch(*trivial, small, small_cases, reps, validator::Status::failed);
+        seconds_per_batch(*trivial, small, small_cases, reps, results::Status::failed);
     const double plugin_small_s =
-        seconds_per_batch(*plugin, small, small_cases, reps, validator::Status::passed);
+        seconds_per_batch(*plugin, small, small_cases, reps, results::Status::passed);
     const double builtin_small_s =
-        seconds_per_batch(*in_process, small, small_cases, reps, validator::Status::passed);
+        seconds_per_batch(*in_process, small, small_cases, reps, results::Status::passed);
     const double plugin_large_s =
-        seconds_per_batch(*plugin, large, 1, reps, validator::Status::passed);
+        seconds_per_batch(*plugin, large, 1, reps, results::Status::passed);
     const double builtin_large_s =
-        seconds_per_batch(*in_process, large, 1, reps, validator::Status::passed);
+        seconds_per_batch(*in_process, large, 1, reps, results::Status::passed);
 
     const double n = static_cast<double>(large.data.a.size());
     std::printf("| measurement | value |\n|---|---|\n");

@@ -1,7 +1,7 @@
 // Expectation files (`PATTERN STATUS[?]` lines), then every pattern matched against case ids.
 #include "core/error.hpp"
 #include "fuzz/fuzz_input.hpp"
-#include "validator/expectations.hpp"
+#include "results/expectations.hpp"
 
 namespace {
 
@@ -17,17 +17,17 @@ constexpr const char* kIds[] = {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string path = fuzz::write_input_file(
         "expected.txt", std::string_view(reinterpret_cast<const char*>(data), size));
-    std::vector<validator::Expectation> expectations;
+    std::vector<results::Expectation> expectations;
     try {
-        expectations = validator::read_expectations(path);
+        expectations = results::read_expectations(path);
     } catch (const core::Error&) {
         return 0;
     }
-    for (const validator::Expectation& e : expectations) {
-        validator::is_named(expectations, e.pattern);
+    for (const results::Expectation& e : expectations) {
+        results::is_named(expectations, e.pattern);
         for (const char* id : kIds) {
-            validator::find_expectation(expectations, id, e.status);
-            validator::is_named(expectations, id);
+            results::find_expectation(expectations, id, e.status);
+            results::is_named(expectations, id);
         }
     }
     return 0;

@@ -1,9 +1,12 @@
-// The .npy reader: users' input files and every backend's output file. Selector: 0 reads the
-// file as it is, k > 0 asks for the k-th element type (bf16 reads '<u2' bits). A file that
-// reads must write back and read again to the same tensor.
+// The .npy codec: users' input files and every backend's output file (read_npy), and the same
+// bytes as the plugin host maps them (parse_npy_header). Selector: 0 reads the file as it is,
+// k > 0 asks for the k-th element type (bf16 reads '<u2' bits). A file that reads must write
+// back and read again to the same tensor, and its mapped header must agree with it.
+#include <span>
+
 #include "core/error.hpp"
 #include "fuzz/fuzz_input.hpp"
-#include "validator/npy_file.hpp"
+#include "io/npy_file.hpp"
 
 namespace {
 
@@ -14,10 +17,22 @@ std::optional<core::ElementType> wanted_type(std::uint8_t selector) {
 
 void check_round_trip(const core::Tensor& t) {
     const std::string path = fuzz::scratch_dir() + "/round_trip.npy";
-    validator::write_npy(path, t, validator::NpyWrite::in_place);
-    const core::Tensor back = validator::read_npy(path, t.type);
+    io::write_npy(path, t, io::NpyWrite::in_place);
+    const core::Tensor back = io::read_npy(path, t.type);
     if (back.type != t.type || back.shape != t.shape || back.bytes != t.bytes)
         fuzz::property_failed("write_npy then read_npy changed the tensor");
+}
+
+std::span<const std::byte> bytes_of(std::string_view text) {
+    return std::as_bytes(std::span(text.data(), text.size()));
+}
+
+// The host's path: the header parsed from memory, then the data size checked.
+void check_mapped_header(std::span<const std::byte> file, const core::Tensor& t) {
+    const io::NpyHeader h = io::parse_npy_header(file, "input.npy");
+    io::check_npy_data_size(h, t.type, file.size() - h.data_offset, "input.npy");
+    if (h.shape != t.shape || io::npy_element_type(h, t.type, "input.npy") != t.type)
+        fuzz::property_failed("parse_npy_header disagrees with read_npy");
 }
 
 }  // namespace
@@ -27,13 +42,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string path = fuzz::write_input_file("input.npy", in.rest);
     core::Tensor t;
     try {
-        t = validator::read_npy(path, wanted_type(in.selector));
+        t = io::read_npy(path, wanted_type(in.selector));
     } catch (const core::Error&) {
+        try {  // the mapped path must end in a clear error or a header, never a crash
+            io::parse_npy_header(bytes_of(in.rest), "input.npy");
+        } catch (const core::Error&) {
+        }
         return 0;  // a clear error is a valid end
     }
     if (t.bytes.size() !=
         static_cast<std::size_t>(core::element_count(t.shape)) * core::byte_size(t.type))
         fuzz::property_failed("the tensor's bytes do not match its shape");
+    check_mapped_header(bytes_of(in.rest), t);
     check_round_trip(t);
     return 0;
 }

@@ -1,10 +1,12 @@
-// results.jsonl files as `report` reads them, merged with a well-formed run of another backend,
-// then turned into every report: summary JSON, JUnit XML and the HTML page.
+// results.jsonl files through the one reader: as `run --resume` reads them, and as `report` reads
+// them, merged with a well-formed run of another backend, then turned into every report: summary
+// JSON, JUnit XML and the HTML page.
 #include "core/error.hpp"
 #include "fuzz/fuzz_input.hpp"
 #include "reports/html_report.hpp"
 #include "reports/junit_report.hpp"
 #include "reports/report_data.hpp"
+#include "results/results_file.hpp"
 
 namespace {
 
@@ -19,11 +21,21 @@ const std::string& other_backend_file() {
     return path;
 }
 
+// What --resume reads: the run line, then the case lines, a cut last line left out.
+void read_as_resume(const std::string& path) {
+    try {
+        results::read_run_line(path);
+        results::read_case_lines(path, [](const nlohmann::json&) {});
+    } catch (const core::Error&) {
+    }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string path = fuzz::write_input_file(
         "results.jsonl", std::string_view(reinterpret_cast<const char*>(data), size));
+    read_as_resume(path);
     reports::ReportData report;
     try {
         report = reports::collect_report({path, other_backend_file()});

@@ -22,12 +22,15 @@
 #include <string_view>
 #include <vector>
 
+#include "generators/op_combinations.hpp"
 #include "optimized/cpu_dispatch.hpp"
 #include "optimized/run.hpp"
-#include "property_tests/op_combinations.hpp"
 #include "reference/run.hpp"
 
 namespace property_tests {
+
+// The tests draw from the generators of generators/ by their plain names.
+using namespace generators;
 namespace {
 
 constexpr std::int64_t kPatterns = 65536;  // every 16-bit pattern

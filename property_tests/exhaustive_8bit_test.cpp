@@ -7,12 +7,15 @@
 #include <cmath>
 #include <map>
 
+#include "generators/value_generators.hpp"
 #include "oracle/run.hpp"
 #include "property_tests/output_comparison.hpp"
-#include "property_tests/value_generators.hpp"
 #include "reference/run.hpp"
 
 namespace property_tests {
+
+// The tests draw from the generators of generators/ by their plain names.
+using namespace generators;
 namespace {
 
 using core::ElementType;

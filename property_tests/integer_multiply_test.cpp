@@ -7,12 +7,15 @@
 #include <sstream>
 
 #include "core/element_text.hpp"
+#include "generators/value_generators.hpp"
 #include "property_tests/output_comparison.hpp"
 #include "property_tests/property_check.hpp"
 #include "property_tests/reference_and_oracle.hpp"
-#include "property_tests/value_generators.hpp"
 
 namespace property_tests {
+
+// The tests draw from the generators of generators/ by their plain names.
+using namespace generators;
 namespace {
 
 class IntegerMultiply : public ::testing::TestWithParam<Combination> {};

@@ -4,9 +4,12 @@
 #include <sstream>
 
 #include "core/element_text.hpp"
-#include "property_tests/value_generators.hpp"
+#include "generators/value_generators.hpp"
 
 namespace property_tests {
+
+// The tests draw from the generators of generators/ by their plain names.
+using namespace generators;
 namespace {
 
 std::string list_text(const std::vector<std::int64_t>& v) {

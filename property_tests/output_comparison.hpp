@@ -8,10 +8,13 @@
 #include <vector>
 
 #include "core/op_output.hpp"
-#include "property_tests/broadcast_model.hpp"
-#include "property_tests/property_case.hpp"
+#include "generators/broadcast_model.hpp"
+#include "generators/property_case.hpp"
 
 namespace property_tests {
+
+// The tests draw from the generators of generators/ by their plain names.
+using namespace generators;
 
 // Equal bits, or both NaN.
 bool same_element(core::ElementType t, std::uint64_t x, std::uint64_t y);

@@ -4,12 +4,15 @@
 
 #include <rapidcheck.h>
 
+#include "generators/property_case.hpp"
 #include "oracle/run.hpp"
 #include "property_tests/output_comparison.hpp"
-#include "property_tests/property_case.hpp"
 #include "reference/run.hpp"
 
 namespace property_tests {
+
+// The tests draw from the generators of generators/ by their plain names.
+using namespace generators;
 
 template <class CheckOutput>
 void check_reference_and_oracle(const Combination& combination, CheckOutput check_output) {

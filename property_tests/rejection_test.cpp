@@ -9,13 +9,16 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "generators/broadcast_model.hpp"
+#include "generators/property_case.hpp"
 #include "oracle/run.hpp"
-#include "property_tests/broadcast_model.hpp"
-#include "property_tests/property_case.hpp"
 #include "property_tests/property_check.hpp"
 #include "reference/run.hpp"
 
 namespace property_tests {
+
+// The tests draw from the generators of generators/ by their plain names.
+using namespace generators;
 namespace {
 
 using core::ElementType;

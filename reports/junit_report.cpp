@@ -3,12 +3,12 @@
 #include <map>
 #include <tuple>
 
-#include "reports/results_reader.hpp"
+#include "results/results_file.hpp"
 
 namespace reports {
 namespace {
 
-using validator::Status;
+using results::Status;
 
 enum class Kind { passing, skipped, deviation };
 
@@ -146,7 +146,7 @@ struct SuiteWriter {
     }
 
     void add(const nlohmann::json& line) {
-        const Status status = *validator::parse_status(line["status"].get<std::string>());
+        const Status status = *results::parse_status(line["status"].get<std::string>());
         const Kind kind = kind_of(status);
         const double time = line.value("seconds", 0.0);
         seconds += time;
@@ -181,7 +181,7 @@ struct SuiteWriter {
     void add_folds() {
         for (const auto& [key, fold] : folds) {
             const auto& [cls, source, status_name] = key;
-            const Status status = *validator::parse_status(status_name);
+            const Status status = *results::parse_status(status_name);
             const std::string n = std::to_string(fold.cases);
             const std::string what = n + " " + status_name +
                                      (fold.cases == 1 ? " case" : " cases") + " of source " +
@@ -271,7 +271,7 @@ std::string junit_xml(const ReportData& data, const JunitLimits& limits) {
     for (const BackendReport& b : data.backends) {
         SuiteWriter w{limits, bytes, detailed, {}, 0, 0, 0, 0, 0, 0, {}};
         for (const nlohmann::json& run : b.runs)
-            read_results(
+            results::read_results(
                 run["file"], [](const nlohmann::json&) {},
                 [&](const nlohmann::json& line) { w.add(line); });
         w.add_folds();

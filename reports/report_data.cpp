@@ -9,12 +9,12 @@
 
 #include "core/error.hpp"
 #include "core/op_table.hpp"
-#include "reports/results_reader.hpp"
+#include "results/results_file.hpp"
 
 namespace reports {
 namespace {
 
-using validator::Status;
+using results::Status;
 
 std::size_t index_of(Status s) {
     return static_cast<std::size_t>(s);
@@ -69,7 +69,7 @@ nlohmann::json first_run_line(const std::string& file) {
     nlohmann::json found;
     struct Stop {};
     try {
-        read_results(
+        results::read_results(
             file,
             [&](const nlohmann::json& run) {
                 found = run;
@@ -152,7 +152,7 @@ struct Collector {
 
     void add_case(std::size_t backend, const nlohmann::json& line) {
         BackendReport& b = data.backends[backend];
-        const Status status = *validator::parse_status(line["status"].get<std::string>());
+        const Status status = *results::parse_status(line["status"].get<std::string>());
         const std::string op = line["op"], dtype = line["dtype"];
         ++b.totals[index_of(status)];
         ++b.cells[op][dtype][index_of(status)];
@@ -164,7 +164,7 @@ struct Collector {
                 if (__builtin_add_overflow(elements, count.get<std::int64_t>(), &elements))
                     elements = std::numeric_limits<std::int64_t>::max();
             }
-        if (validator::is_deviation(status)) add_failure(backend, op, dtype, line);
+        if (results::is_deviation(status)) add_failure(backend, op, dtype, line);
         if (several_backends) note_verdict(backend, line, status);
     }
 
@@ -190,7 +190,7 @@ struct Collector {
 
     void read(const std::string& file, const std::string& key) {
         std::size_t backend = 0;
-        read_results(
+        results::read_results(
             file,
             [&](const nlohmann::json& run) {
                 backend = backend_for(run, key);
@@ -212,7 +212,7 @@ std::optional<nlohmann::json> Collector::disagreement(const std::string& id,
     std::vector<std::uint8_t> judged;
     for (std::uint8_t s : v.statuses) {
         if (s == 0) continue;
-        const Status status = validator::kStatuses[s - 1u];
+        const Status status = results::kStatuses[s - 1u];
         if (status != Status::unsupported && status != Status::skipped) judged.push_back(s);
     }
     if (judged.size() < 2 ||
@@ -222,7 +222,7 @@ std::optional<nlohmann::json> Collector::disagreement(const std::string& id,
     for (std::size_t i = 0; i < v.statuses.size(); ++i)
         if (v.statuses[i])
             statuses[data.backends[i].label] =
-                validator::name(validator::kStatuses[v.statuses[i] - 1u]);
+                results::name(results::kStatuses[v.statuses[i] - 1u]);
     return nlohmann::json{{"case", id}, {"op", v.op}, {"dtype", v.dtype}, {"statuses", statuses}};
 }
 
@@ -241,8 +241,8 @@ void Collector::list_disagreements() {
 
 nlohmann::json counts_json(const Counts& counts) {
     nlohmann::json j = nlohmann::json::object();
-    for (Status s : validator::kStatuses)
-        if (counts[index_of(s)]) j[std::string(validator::name(s))] = counts[index_of(s)];
+    for (Status s : results::kStatuses)
+        if (counts[index_of(s)]) j[std::string(results::name(s))] = counts[index_of(s)];
     return j;
 }
 
@@ -284,7 +284,7 @@ nlohmann::json scoreboard_cell(const BackendReport& b, const std::string& op) {
         {"run", run},
         {"passed", passed},
         {"pass_rate", run ? nlohmann::json(double(passed) / double(run)) : nlohmann::json()},
-        {"worst", total ? nlohmann::json(validator::name(worst_status(counts))) : nlohmann::json()},
+        {"worst", total ? nlohmann::json(results::name(worst_status(counts))) : nlohmann::json()},
         {"counts", counts_json(counts)}};
 }
 
@@ -316,8 +316,8 @@ std::map<std::string, std::string> labels_of(const std::vector<std::string>& fil
 
 }  // namespace
 
-validator::Status worst_status(const Counts& counts) {
-    for (Status s : validator::kStatusesWorstFirst)
+results::Status worst_status(const Counts& counts) {
+    for (Status s : results::kStatusesWorstFirst)
         if (counts[index_of(s)]) return s;
     return Status::passed;
 }
@@ -352,7 +352,8 @@ ReportData collect_report(const std::vector<std::string>& files, const Limits& l
 nlohmann::json summary_json(const ReportData& data) {
     nlohmann::json ops = nlohmann::json::array(), dtypes = nlohmann::json::array(),
                    statuses = nlohmann::json::array(), backends = nlohmann::json::array(),
-                   scoreboard = nlohmann::json::array();
+                   scoreboard = nlohmann::json::array(), deviations = nlohmann::json::array(),
+                   severe = nlohmann::json::array();
     for (const core::OpVersion& op : core::op_versions()) {
         nlohmann::json allowed = nlohmann::json::array();
         for (core::ElementType t : op.element_types)
@@ -365,14 +366,19 @@ nlohmann::json summary_json(const ReportData& data) {
     }
     for (const core::ElementTypeInfo& t : core::kElementTypes)
         dtypes.push_back(t.name);
-    for (Status s : validator::kStatusesWorstFirst)
-        statuses.push_back(validator::name(s));
+    for (Status s : results::kStatusesWorstFirst) {
+        statuses.push_back(results::name(s));
+        if (results::is_deviation(s)) deviations.push_back(results::name(s));
+        if (results::is_severe(s)) severe.push_back(results::name(s));
+    }
     for (const BackendReport& b : data.backends)
         backends.push_back(backend_json(b));
     return {{"format", "eltwise-report-summary/1"},
             {"generated", data.generated},
             {"validator", "eltwise-validate " ELTWISE_VERSION},
             {"statuses", statuses},
+            {"deviations", deviations},
+            {"severe", severe},
             {"op_versions", ops},
             {"dtypes", dtypes},
             {"backends", backends},

@@ -13,14 +13,14 @@
 
 #include <nlohmann/json.hpp>
 
-#include "validator/case_status.hpp"
+#include "results/case_status.hpp"
 
 namespace reports {
 
-// Cases per status, indexed by the validator::Status value.
-using Counts = std::array<std::int64_t, validator::kStatuses.size()>;
+// Cases per status, indexed by the results::Status value.
+using Counts = std::array<std::int64_t, results::kStatuses.size()>;
 
-validator::Status worst_status(const Counts& counts);  // PASSED when all are zero
+results::Status worst_status(const Counts& counts);  // PASSED when all are zero
 std::int64_t sum(const Counts& counts);
 
 // Caps that keep the HTML report under 5 MB for any run: a listed failure takes at most about

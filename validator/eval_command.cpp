@@ -2,11 +2,11 @@
 #include <iostream>
 
 #include "core/error.hpp"
+#include "io/inline_tensor.hpp"
+#include "io/json_output.hpp"
+#include "io/npy_file.hpp"
 #include "reference/run.hpp"
 #include "validator/commands.hpp"
-#include "validator/inline_tensor.hpp"
-#include "validator/json_output.hpp"
-#include "validator/npy_file.hpp"
 
 namespace validator {
 namespace {
@@ -34,20 +34,20 @@ std::optional<core::ElementType> dtype_option(const std::optional<std::string>& 
 }
 
 void emit(const EvalOptions& options, const core::OpOutput& out) {
-    nlohmann::json result = tensor_to_json(out.value, out.undefined);
+    nlohmann::json result = io::tensor_to_json(out.value, out.undefined);
     if (!options.out) {
         std::cout << result.dump(2) << "\n";
         return;
     }
     const std::string& path = *options.out;
     if (path.ends_with(".npy")) {
-        write_npy(path, out.value);
+        io::write_npy(path, out.value);
         result.erase("values");
         result.erase("bits");
         result["written"] = path;
         std::cout << result.dump(2) << "\n";  // still lists the undefined elements
     } else if (path.ends_with(".json")) {
-        write_text_file(path, result.dump(2) + "\n");
+        io::write_text_file(path, result.dump(2) + "\n");
     } else {
         throw core::Error(core::ErrorKind::input,
                           "--out '" + path + "': expected a .npy or .json file");
@@ -66,8 +66,8 @@ int run_eval(const EvalOptions& options) {
     try {
         const core::AttributeMap attributes = parse_attribute_options(options.attributes);
         const auto dtype = dtype_option(options.dtype);
-        const core::Tensor a = load_input(options.a, dtype);
-        const core::Tensor b = load_input(options.b, dtype);
+        const core::Tensor a = io::load_input(options.a, dtype);
+        const core::Tensor b = io::load_input(options.b, dtype);
         core::OpOutput out;
         try {
             out = reference::run(*op, attributes, a, b);

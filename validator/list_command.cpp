@@ -6,7 +6,7 @@
 
 #include "backends/adapter_table.hpp"
 #include "core/op_table.hpp"
-#include "validator/backend_choice.hpp"
+#include "runner/backend_choice.hpp"
 #include "validator/commands.hpp"
 
 namespace validator {
@@ -82,10 +82,10 @@ int list_claims(const backends::Hello& hello, bool as_json) {
 // One backend's line of `list --backends`: its hello when it starts, else why not.
 nlohmann::json backend_status(const std::string& name, std::string_view library) {
     nlohmann::json j = {{"name", name}, {"library", library}};
-    const std::string command = adapter_command_line(name);
+    const std::string command = runner::adapter_command_line(name);
     if (!command.empty()) j["command"] = command;
     try {
-        const backends::Hello hello = open_backend(name, "")->hello();
+        const backends::Hello hello = runner::open_backend(name, "")->hello();
         std::size_t pairs = 0;
         for (const auto& [op, types] : hello.ops)
             pairs += types.size();
@@ -112,7 +112,8 @@ int list_backends(bool as_json) {
         return 0;
     }
     std::size_t width = 0;
-    for (const nlohmann::json& b : all) width = std::max(width, b["name"].get<std::string>().size());
+    for (const nlohmann::json& b : all)
+        width = std::max(width, b["name"].get<std::string>().size());
     const std::string indent(width + 2, ' ');
     for (const nlohmann::json& b : all) {
         std::cout << std::left << std::setw(static_cast<int>(indent.size()))
@@ -134,7 +135,8 @@ int run_list(const ListOptions& options) {
     const bool as_json = options.as_json;
     if (options.backends) return list_backends(as_json);
     if (!options.backend.empty() || !options.backend_cmd.empty())
-        return list_claims(open_backend(options.backend, options.backend_cmd)->hello(), as_json);
+        return list_claims(runner::open_backend(options.backend, options.backend_cmd)->hello(),
+                           as_json);
     if (as_json) {
         nlohmann::json table = nlohmann::json::array();
         for (const auto& op : core::op_versions())

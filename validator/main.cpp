@@ -3,10 +3,10 @@
 #include <iostream>
 
 #include "backends/process_backend.hpp"
+#include "case_sources/case_sources.hpp"
 #include "core/large_buffers.hpp"
 #include "optimized/cpu_dispatch.hpp"
-#include "validator/backend_choice.hpp"
-#include "validator/case_sources.hpp"
+#include "runner/backend_choice.hpp"
 #include "validator/commands.hpp"
 
 namespace {
@@ -26,17 +26,17 @@ CLI::Option* add_list(CLI::App& app, const std::string& name, std::vector<std::s
     return app.add_option(name, list, help)->delimiter(',');
 }
 
-void add_run_options(CLI::App& run, validator::RunOptions& o) {
+void add_run_options(CLI::App& run, runner::RunOptions& o) {
     auto* backend =
         run.add_option("--backend", o.backend,
-                       "A built-in backend or an adapter by name: " + validator::backend_names() +
+                       "A built-in backend or an adapter by name: " + runner::backend_names() +
                            " (see list --backends)");
     auto* command = run.add_option("--backend-cmd", o.backend_cmd,
                                    "Out-of-process backend command (eltwise-backend/1)");
     backend->excludes(command);
     add_list(run, "--cases", o.cases,
-             "Case sources: " + joined(validator::source_names()) +
-                 " (default: " + joined(validator::default_source_names()) + ")");
+             "Case sources: " + joined(case_sources::source_names()) +
+                 " (default: " + joined(case_sources::default_source_names()) + ")");
     add_list(run, "--op", o.ops, "Only these op versions (e.g. onnx.Div-14)");
     add_list(run, "--dtype", o.dtypes, "Only these element types of input A");
     add_list(run, "--source", o.sources, "Only cases of these sources");
@@ -126,7 +126,7 @@ int main(int argc, char** argv) {
                      "Element type where the input cannot say it (bf16 .npy files, inline values)");
     eval->add_option("--out", eval_options.out, "Write the result to a .npy or .json file");
 
-    validator::RunOptions run_options;
+    runner::RunOptions run_options;
     auto* run = app.add_subcommand("run", "Validate a backend: run cases, compare, classify");
     add_run_options(*run, run_options);
 

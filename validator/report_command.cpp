@@ -6,8 +6,8 @@
 #include <set>
 #include <stdexcept>
 
+#include "runner/sharding.hpp"
 #include "validator/commands.hpp"
-#include "validator/sharding.hpp"
 
 namespace validator {
 namespace {
@@ -17,7 +17,7 @@ std::string shard_problems(const reports::BackendReport& b) {
     std::map<std::string, int> seen;
     std::set<int> counts;
     for (const nlohmann::json& run : b.runs) {
-        const Shard s = parse_shard(run.value("shard", "1/1"));
+        const runner::Shard s = runner::parse_shard(run.value("shard", "1/1"));
         ++seen[s.text()];
         counts.insert(s.count);
     }
@@ -28,7 +28,7 @@ std::string shard_problems(const reports::BackendReport& b) {
                "counted once per run";
     std::string problems;
     for (int k = 1; k <= n; ++k) {
-        const std::string text = Shard{k, n}.text();
+        const std::string text = runner::Shard{k, n}.text();
         if (seen[text] == 1) continue;
         problems += (problems.empty() ? "" : ", ") + std::string("shard ") + text +
                     (seen[text] == 0 ? " is missing" : " appears more than once");
@@ -38,7 +38,7 @@ std::string shard_problems(const reports::BackendReport& b) {
 
 void print_backend(const reports::BackendReport& b) {
     std::cout << b.label << ": " << reports::sum(b.totals) << " cases";
-    for (Status s : kStatuses)
+    for (results::Status s : results::kStatuses)
         if (b.totals[static_cast<std::size_t>(s)])
             std::cout << ", " << name(s) << " " << b.totals[static_cast<std::size_t>(s)];
     std::cout << " (" << b.runs.size()
@@ -70,7 +70,7 @@ int run_report(const ReportOptions& o) {
         print_backend(b);
     if (data.backends.size() > 1)
         std::cout << data.disagreements_total << " cases where the backends disagree\n";
-    write_reports(data, o.outputs);
+    runner::write_reports(data, o.outputs);
     return 0;
 }
 

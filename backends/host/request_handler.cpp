@@ -4,11 +4,14 @@
 
 #include <vector>
 
-#include "backends/host/npy_mapping.hpp"
 #include "core/op_table.hpp"
+#include "io/npy_mapping.hpp"
 
 namespace backends::host {
 namespace {
+
+using io::MappedInput;
+using io::OutputFile;
 
 // eltwise_backend.h promises plugins at least 256 bytes.
 constexpr std::size_t kMessageCapacity = 4096;
@@ -52,8 +55,8 @@ Response conclude(std::int64_t id, int status, const char* message, OutputFile& 
 }
 
 Response call_plugin(const Request& r, const PluginLibrary& plugin) {
-    const MappedInput a(r.a, "a");
-    const MappedInput b(r.b, "b");
+    const MappedInput a(r.a.path, r.a.dtype, r.a.shape, "a");
+    const MappedInput b(r.b.path, r.b.dtype, r.b.shape, "b");
     std::vector<eltwise_attribute> attributes;
     for (const auto& [name, value] : r.attributes)
         attributes.push_back({name.c_str(), value.c_str()});

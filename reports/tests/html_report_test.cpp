@@ -8,10 +8,10 @@
 namespace reports {
 namespace {
 
+using io::testing::ScratchDir;
 using testing::case_line;
 using testing::run_line;
 using testing::write_results;
-using validator::testing::ScratchDir;
 
 // The JSON embedded between the data script's tags, as the page reads it.
 nlohmann::json embedded_data(const std::string& html) {

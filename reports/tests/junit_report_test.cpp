@@ -9,10 +9,10 @@
 namespace reports {
 namespace {
 
+using io::testing::ScratchDir;
 using testing::case_line;
 using testing::run_line;
 using testing::write_results;
-using validator::testing::ScratchDir;
 
 pugi::xml_document parsed(const std::string& xml) {
     pugi::xml_document doc;

@@ -8,11 +8,11 @@
 namespace reports {
 namespace {
 
+using io::testing::ScratchDir;
+using results::Status;
 using testing::case_line;
 using testing::run_line;
 using testing::write_results;
-using validator::Status;
-using validator::testing::ScratchDir;
 
 std::int64_t at(const Counts& c, Status s) {
     return c[static_cast<std::size_t>(s)];

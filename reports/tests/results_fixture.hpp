@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "validator/tests/scratch_dir.hpp"
+#include "io/tests/scratch_dir.hpp"
 
 namespace reports::testing {
 
@@ -36,7 +36,7 @@ inline nlohmann::json case_line(const std::string& id, const std::string& op,
             {"seconds", 0.5}};
 }
 
-inline std::string write_results(const validator::testing::ScratchDir& dir, const std::string& name,
+inline std::string write_results(const io::testing::ScratchDir& dir, const std::string& name,
                                  const std::vector<nlohmann::json>& lines) {
     const std::string path = dir.file(name);
     std::ofstream out(path);

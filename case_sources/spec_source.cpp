@@ -1,0 +1,50 @@
+// `spec` and `edge`: the spec examples and the hand-computed edge-value tables (spec_cases/).
+// ONNX's node tests are the `onnx` source, not repeated here.
+#include "case_sources/case_sources.hpp"
+#include "core/error.hpp"
+#include "spec_cases/spec_case.hpp"
+
+namespace case_sources {
+namespace {
+
+CaseData data_of(const spec_cases::Check& check) {
+    return {check.attributes,      check.a, check.b, !check.expected.error.has_value(),
+            check.expected.output, ""};
+}
+
+// A spec case whose data cannot be built (a missing file) ends as the validator's ERROR.
+PlannedCase broken_case(const spec_cases::SpecCase& c, const std::string& source,
+                        const std::string& reason) {
+    return {source + ":" + c.name,
+            source,
+            nullptr,
+            core::ElementType::f32,
+            true,
+            [reason]() -> CaseData { throw core::Error(core::ErrorKind::input, reason); }};
+}
+
+}  // namespace
+
+std::vector<PlannedCase> plan_spec_cases(bool edge_tables) {
+    const std::string source = edge_tables ? "edge" : "spec";
+    std::vector<PlannedCase> out;
+    for (const spec_cases::SpecCase& c : spec_cases::all_spec_cases()) {
+        if (c.name.starts_with("onnx.") || c.name.starts_with("edge.") != edge_tables) continue;
+        std::vector<spec_cases::Check> checks;
+        try {
+            checks = c.checks();
+        } catch (const std::exception& e) {
+            out.push_back(broken_case(c, source, e.what()));
+            continue;
+        }
+        for (std::size_t k = 0; k < checks.size(); ++k) {
+            const spec_cases::Check& check = checks[k];
+            out.push_back({source + ":" + c.name + ":" + std::to_string(k), source, check.op,
+                           check.a.type, !check.expected.error.has_value(),
+                           [check] { return data_of(check); }});
+        }
+    }
+    return out;
+}
+
+}  // namespace case_sources

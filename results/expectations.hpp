@@ -1,0 +1,46 @@
+// Expected deviations for CI, like deqp-runner's baseline: a file of `PATTERN STATUS` lines.
+//   # comment
+//   random:onnx.Mul-14:u8:*  FAILED
+//   invalid:openvino.Multiply-1:*  ACCEPTED_INVALID
+//   edge:edge.subnormal.bf16:*  FAILED?
+// A pattern is a glob over case ids (`*`, `?`, `[...]`). A deviation (any status but PASSED,
+// UNSUPPORTED and SKIPPED) is expected when a line matches its id with the same status. A
+// status ending in `?` marks a deviation that depends on the machine (a CPU feature): the case
+// may deviate that way or pass, and passing is not reported as news.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "results/case_status.hpp"
+
+namespace results {
+
+struct Expectation {
+    std::string pattern;
+    Status status;
+    int line = 0;
+    bool optional = false;  // `STATUS?`: may deviate or pass
+};
+
+// True when some line that is not optional names this case (any status): for "expected to
+// deviate, now passes".
+
+// Throws core::Error(input) naming the file and line of a malformed entry.
+std::vector<Expectation> read_expectations(const std::string& path);
+
+// The expectation that covers a case ending with `status`, or nullptr.
+const Expectation* find_expectation(const std::vector<Expectation>& e, const std::string& id,
+                                    Status status);
+
+bool is_named(const std::vector<Expectation>& e, const std::string& id);
+
+struct Deviation {
+    std::string id;
+    Status status;
+};
+
+// Writes `ID STATUS` lines, sorted, with a header comment. Throws core::Error(input).
+void write_expectations(const std::string& path, std::vector<Deviation> deviations);
+
+}  // namespace results

@@ -1,0 +1,56 @@
+#include "runner/backend_choice.hpp"
+
+#include <stdexcept>
+
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "backends/adapter_table.hpp"
+#include "backends/process_backend.hpp"
+
+namespace runner {
+namespace {
+
+// The host and the plugins sit beside this executable (build/<preset>/bin and lib); the
+// scripts stay in the source tree.
+backends::AdapterPaths adapter_paths() {
+    const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe");
+    const std::filesystem::path bin = exe.parent_path();
+    return {ELTWISE_PYTHON,
+            ELTWISE_VENV "/bin/python",
+            "node",
+            (bin / "eltwise-backend-host").string(),
+            (bin.parent_path() / "lib").string(),
+            ELTWISE_SOURCE_DIR "/backends/adapters"};
+}
+
+}  // namespace
+
+std::string backend_names() {
+    std::string names;
+    for (std::string_view n : backends::builtin_backend_names())
+        names += (names.empty() ? "" : ", ") + std::string(n);
+    for (const backends::Adapter& a : backends::adapters())
+        names += ", " + std::string(a.name);
+    return names;
+}
+
+std::string adapter_command_line(const std::string& name) {
+    const backends::Adapter* adapter = backends::find_adapter(name);
+    return adapter ? backends::adapter_command(*adapter, adapter_paths()) : "";
+}
+
+std::unique_ptr<backends::Backend> open_backend(const std::string& name,
+                                                const std::string& command) {
+    if (name.empty() == command.empty())
+        throw std::invalid_argument("give exactly one of --backend NAME and --backend-cmd CMD");
+    if (!command.empty())
+        return backends::start_process_backend({backends::split_command_line(command)});
+    if (auto builtin = backends::make_builtin_backend(name)) return builtin;
+    if (const std::string cmd = adapter_command_line(name); !cmd.empty())
+        return backends::start_process_backend({backends::split_command_line(cmd)});
+    throw std::invalid_argument("unknown backend '" + name + "' (known: " + backend_names() + ")");
+}
+
+}  // namespace runner

@@ -1,0 +1,25 @@
+// Which backend a command talks to: a built-in one by name, or a child process by command line.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "backends/backend.hpp"
+
+namespace runner {
+
+// "optimized, reference, onnxruntime, ...": every name that open_backend takes.
+std::string backend_names();
+
+// The command line of the adapter of this name (backends/adapter_table.hpp), or "" when there
+// is none.
+std::string adapter_command_line(const std::string& name);
+
+// Exactly one of `name` and `command` must be given: a built-in backend or an adapter by name,
+// or a command line. Throws std::invalid_argument for an
+// unknown name or a malformed command line, backends::BackendStartError when the child cannot
+// be started or says no valid hello.
+std::unique_ptr<backends::Backend> open_backend(const std::string& name,
+                                                const std::string& command);
+
+}  // namespace runner

@@ -1,0 +1,279 @@
+#include "runner/case_runner.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+#include "backends/process_backend.hpp"
+#include "case_sources/exhaustive16_cases.hpp"
+#include "case_sources/random_cases.hpp"
+#include "reports/report_data.hpp"
+#include "runner/backend_choice.hpp"
+#include "runner/report_files.hpp"
+#include "runner/repro_files.hpp"
+#include "runner/results_lines.hpp"
+#include "runner/run_plan.hpp"
+
+namespace runner {
+namespace {
+
+using case_sources::CaseData;
+using case_sources::PlannedCase;
+using results::Status;
+
+constexpr std::size_t kFindingsShown = 20;
+// Repro .npy files are written for cases up to this many output elements (a block of
+// exhaustive16 that could not be narrowed would write 100 MiB; its id replays it).
+constexpr std::int64_t kReproElementLimit = std::int64_t{1} << 20;
+// How the message of a case that the backend's hello does not claim starts.
+const std::string kNotClaimed = "the backend does not claim ";
+
+// "FAILED id  floor_vs_trunc:12", the minimal case's first mismatch, the replay line.
+std::string finding_text(const nlohmann::json& line) {
+    std::string text = line["status"].get<std::string>() + " " + line["case"].get<std::string>();
+    const std::string message = line.value("message", "");
+    text += "\n    " + message.substr(0, std::min<std::size_t>(message.find('\n'), 240));
+    const nlohmann::json& shown = line.contains("minimal") ? line["minimal"] : line;
+    if (shown.contains("mismatches")) {
+        const nlohmann::json& m = shown["mismatches"][0];
+        text += "\n    " + std::string(line.contains("minimal") ? "minimal case " : "case ") +
+                shown["shapes"][0].dump() + " x " + shown["shapes"][1].dump() + ": [" +
+                m["index"].dump() + "] " + m["category"].get<std::string>() +
+                " a=" + m["a"].get<std::string>() + " b=" + m["b"].get<std::string>() +
+                " expected " + m["expected"].get<std::string>() + ", actual " +
+                m["actual"].get<std::string>();
+    }
+    return text + "\n    " + line.value("replay", "");
+}
+
+void print_findings(const CaseRunner& r) {
+    std::size_t shown = 0;
+    for (const std::string& f : r.new_findings)
+        if (!f.empty() && shown++ < kFindingsShown) std::cout << f << "\n";
+    if (r.new_findings.size() > shown)
+        std::cout << "... and " << r.new_findings.size() - shown << " more in results.jsonl\n";
+}
+
+}  // namespace
+
+CaseResult CaseRunner::evaluate(const core::OpVersion& op, const case_sources::CaseData& data) {
+    return evaluate_case(*backend, op, data, settings, next_call++);
+}
+
+// A random case that failed or crashed, or an exhaustive16 block that failed, crashed or
+// hung: the minimal case that fails the same way.
+std::optional<ShrinkOutcome> CaseRunner::shrink(const case_sources::PlannedCase& c,
+                                                const CaseResult& result) {
+    const auto run = [&](const case_sources::CaseData& d) { return evaluate(*c.op, d); };
+    const results::Status s = result.status;
+    if (s != results::Status::failed && s != results::Status::crashed && s != results::Status::hung)
+        return std::nullopt;
+    if (const auto key = case_sources::parse_exhaustive16_case_id(c.id))
+        return narrow_block_failure(*key, result, options.shrink_budget, run);
+    const auto key = case_sources::parse_random_case_id(c.id);
+    if (!key || s == results::Status::hung) return std::nullopt;
+    return shrink_failure(*key, result, options.shrink_budget, run);
+}
+
+// The repro files of a deviation: of its minimal case when it was shrunk.
+std::vector<std::string> CaseRunner::save(const case_sources::PlannedCase& c,
+                                          const case_sources::CaseData& data, CaseResult& result,
+                                          const std::optional<ShrinkOutcome>& minimal) {
+    const std::string id = minimal ? minimal->id : c.id;
+    const case_sources::CaseData& shown = minimal ? minimal->data : data;
+    const CaseResult& shown_result = minimal ? minimal->result : result;
+    try {
+        const std::int64_t elements =
+            std::max({shown.a.size(), shown.b.size(), shown_result.expected.value.size(),
+                      shown_result.actual.size()});
+        if (elements > kReproElementLimit) {
+            result.message += " | repro files not saved: " + std::to_string(elements) +
+                              " elements; `run --case` replays it";
+            return {};
+        }
+        const std::filesystem::path out = std::filesystem::absolute(options.out);
+        return save_repro((out.lexically_normal() / repro_dir_name(id)).string(), *c.op, shown,
+                          shown_result);
+    } catch (const std::exception& e) {
+        result.message += std::string(" | repro files not saved: ") + e.what();
+        return {};
+    }
+}
+
+void CaseRunner::record(const case_sources::PlannedCase& c, const case_sources::CaseData* data,
+                        CaseResult result) {
+    std::optional<ShrinkOutcome> minimal;
+    std::vector<std::string> files;
+    if (data && results::is_deviation(result.status)) {
+        minimal = shrink(c, result);
+        files = save(c, *data, result, minimal);
+    }
+    nlohmann::json line = case_line({&c, data, &result, minimal ? &*minimal : nullptr, files});
+    if (results::is_deviation(result.status))
+        line["replay"] = replay_line(options, minimal ? minimal->id : c.id);
+    results->append(line);
+    if (data && !data->note.empty()) notes.push_back(c.id + ": " + data->note);
+    summary.add(c.op ? c.op->id() : "", result.status);
+    judge(c.id, result.status, line);
+}
+
+void CaseRunner::judge(const std::string& id, results::Status status, const nlohmann::json& line) {
+    if (status == results::Status::passed && results::is_named(expectations, id))
+        now_passing.push_back(id);
+    if (!results::is_deviation(status)) return;
+    deviations.push_back({id, status});
+    if (results::find_expectation(expectations, id, status)) return;
+    new_findings.push_back(new_findings.size() < kFindingsShown ? finding_text(line) : "");
+}
+
+// A case line of the run being resumed: counted and judged as if the case had just run.
+void CaseRunner::recall(const nlohmann::json& line) {
+    const std::string id = line["case"].get<std::string>();
+    const results::Status status = *results::parse_status(line["status"].get<std::string>());
+    summary.add_previous(line["op"].get<std::string>(), status);
+    if (line.contains("note")) notes.push_back(id + ": " + line["note"].get<std::string>());
+    judge(id, status, line);
+    // as run_claimed() says: a block that was built (it has shapes) and claimed
+    const bool checked = !line.value("shapes", nlohmann::json()).empty() &&
+                         !line.value("message", "").starts_with(kNotClaimed);
+    const auto key = line["source"] == "exhaustive16" ? case_sources::parse_exhaustive16_case_id(id)
+                                                      : std::nullopt;
+    if (checked && key)
+        summary.add_sweep(key->function.id, key->block.pairs(), line.value("seconds", 0.0));
+}
+
+// Runs the case; for an exhaustive16 block, counts its pairs and wall time.
+void CaseRunner::run(const case_sources::PlannedCase& c) {
+    const auto start = std::chrono::steady_clock::now();
+    const bool checked = run_claimed(c);
+    const auto key =
+        c.source == "exhaustive16" ? case_sources::parse_exhaustive16_case_id(c.id) : std::nullopt;
+    if (checked && key)
+        summary.add_sweep(
+            key->function.id, key->block.pairs(),
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+}
+
+// Runs the case; false when it ended UNSUPPORTED or ERROR without reaching the backend.
+bool CaseRunner::run_claimed(const case_sources::PlannedCase& c) {
+    if (!claimed(backend->hello(), c, c.valid)) {
+        CaseResult r;
+        r.status = results::Status::unsupported;
+        r.message = kNotClaimed + (c.op ? c.op->id() : "") + " " + std::string(core::name(c.dtype));
+        record(c, nullptr, std::move(r));
+        return false;
+    }
+    case_sources::CaseData data;
+    try {
+        data = c.build();
+    } catch (const std::exception& e) {
+        CaseResult r;
+        r.status = results::Status::error;
+        r.message = std::string("the validator could not build this case: ") + e.what();
+        record(c, nullptr, std::move(r));
+        return false;
+    }
+    if (data.valid != c.valid && !claimed(backend->hello(), c, data.valid)) {
+        CaseResult r;
+        r.status = results::Status::unsupported;
+        r.message = kNotClaimed + "this (op version, type)";
+        record(c, &data, std::move(r));
+        return false;
+    }
+    record(c, &data, evaluate(*c.op, data));
+    return true;
+}
+
+// junit.xml and report.html beside results.jsonl: views of it, made by reading it back.
+void write_run_reports(const std::string& out) {
+    const reports::ReportData data = reports::collect_report({out + "/results.jsonl"});
+    write_reports(data, {out + "/report.html", out + "/junit.xml", std::nullopt});
+}
+
+int finish(CaseRunner& r) {
+    std::cout << "\n";
+    r.summary.print_table(std::cout);
+    r.summary.print_sweeps(std::cout);
+    const std::size_t findings = r.new_findings.size();
+    std::cout << "\n"
+              << r.summary.done() << " cases; " << findings
+              << (r.expectations.empty() ? " findings" : " unexpected findings") << "; results in "
+              << r.options.out << "/results.jsonl\n";
+    print_findings(r);
+    for (const std::string& note : r.notes)
+        std::cout << "note on " << note << "\n";
+    for (const std::string& id : r.now_passing)
+        std::cout << "expected to deviate, now passes: " << id << "\n";
+    if (r.options.write_expected)
+        results::write_expectations(*r.options.write_expected, r.deviations);
+    return findings == 0 ? 0 : 1;
+}
+
+// Reads --expected before the backend starts: a usage error costs no backend start.
+CaseRunner make_case_runner(const RunOptions& o, std::size_t planned) {
+    CaseRunner r{.options = o,
+                 .settings = {policy_of(o), o.timeout_seconds},
+                 .summary = RunSummary(static_cast<std::int64_t>(planned))};
+    if (o.expected) r.expectations = results::read_expectations(*o.expected);
+    return r;
+}
+
+// Runs the cases, appending their lines; a progress line on a terminal.
+void run_all(CaseRunner& runner, const std::vector<const case_sources::PlannedCase*>& todo) {
+    const bool terminal = ::isatty(2);
+    auto last = std::chrono::steady_clock::now();
+    for (const case_sources::PlannedCase* c : todo) {
+        runner.run(*c);
+        if (terminal && std::chrono::steady_clock::now() - last > std::chrono::milliseconds(200)) {
+            std::cerr << "\r" << runner.summary.progress_line() << "\x1b[K" << std::flush;
+            last = std::chrono::steady_clock::now();
+        }
+    }
+    if (terminal) std::cerr << "\r" << runner.summary.progress_line() << "\x1b[K\n";
+}
+
+int start_run(const RunOptions& o) {
+    CaseRunner runner = make_case_runner(o, 0);
+    std::unique_ptr<backends::Backend> backend;
+    try {
+        backend = open_backend(o.backend, o.backend_cmd);
+    } catch (const backends::BackendStartError& e) {
+        if (o.list_cases) throw;
+        std::filesystem::create_directories(o.out);
+        results::ResultsFile(o.out + "/results.jsonl")
+            .append(run_line(o, nullptr, std::string("PROTOCOL_ERROR: ") + e.what()));
+        std::cerr << "eltwise-validate: PROTOCOL_ERROR for the whole run: " << e.what() << "\n";
+        write_run_reports(o.out);
+        return 1;
+    }
+    const backends::Hello& hello = backend->hello();
+    case_sources::SourceOptions sources{
+        o.seed, o.count, o.onnx_dirs,
+        [&](const case_sources::PlannedCase& c) { return claimed(hello, c, true); }};
+    // Planned before anything is written: a usage error leaves an earlier results file alone.
+    const std::vector<case_sources::PlannedCase> planned = plan_run(o, sources);
+    if (o.list_cases) {
+        for (const case_sources::PlannedCase& c : planned)
+            std::cout << c.id << "\n";
+        return 0;
+    }
+    std::filesystem::create_directories(o.out);
+    results::ResultsFile results(o.out + "/results.jsonl");
+    results.append(run_line(o, &hello, ""));
+    runner.summary = RunSummary(static_cast<std::int64_t>(planned.size()));
+    runner.backend = backend.get();
+    runner.results = &results;
+    std::vector<const case_sources::PlannedCase*> todo;
+    for (const case_sources::PlannedCase& c : planned)
+        todo.push_back(&c);
+    run_all(runner, todo);
+    const int status = finish(runner);
+    write_run_reports(o.out);
+    return status;
+}
+
+}  // namespace runner

@@ -1,0 +1,70 @@
+// Running planned cases on a backend: each case evaluated, its deviations shrunk and saved as
+// repro files, its line appended to results.jsonl, and the run judged against --expected.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "backends/backend.hpp"
+#include "case_sources/run_case.hpp"
+#include "results/case_status.hpp"
+#include "results/expectations.hpp"
+#include "results/results_file.hpp"
+#include "runner/case_evaluation.hpp"
+#include "runner/run_options.hpp"
+#include "runner/run_summary.hpp"
+#include "runner/shrinking.hpp"
+
+namespace runner {
+
+struct CaseRunner {
+    const RunOptions& options;
+    EvaluationSettings settings;
+    RunSummary summary;
+    backends::Backend* backend = nullptr;  // set once the backend runs (not for recalled cases)
+    results::ResultsFile* results = nullptr;
+    std::vector<results::Expectation> expectations{};
+    std::vector<results::Deviation> deviations{};
+    std::vector<std::string> new_findings{}, now_passing{};
+    std::vector<std::string> notes{};  // findings about the cases themselves (ONNX test data)
+    std::int64_t next_call = 1;
+
+    // Runs the case; for an exhaustive16 block, counts its pairs and wall time.
+    void run(const case_sources::PlannedCase& c);
+    // A case line of the run being resumed: counted and judged as if the case had just run.
+    void recall(const nlohmann::json& line);
+
+  private:
+    CaseResult evaluate(const core::OpVersion& op, const case_sources::CaseData& data);
+    std::optional<ShrinkOutcome> shrink(const case_sources::PlannedCase& c,
+                                        const CaseResult& result);
+    std::vector<std::string> save(const case_sources::PlannedCase& c,
+                                  const case_sources::CaseData& data, CaseResult& result,
+                                  const std::optional<ShrinkOutcome>& minimal);
+    void record(const case_sources::PlannedCase& c, const case_sources::CaseData* data,
+                CaseResult result);
+    void judge(const std::string& id, results::Status status, const nlohmann::json& line);
+    bool run_claimed(const case_sources::PlannedCase& c);
+};
+
+// Reads --expected before the backend starts: a usage error costs no backend start.
+CaseRunner make_case_runner(const RunOptions& o, std::size_t planned);
+
+// Runs the cases, appending their lines; a progress line on a terminal.
+void run_all(CaseRunner& runner, const std::vector<const case_sources::PlannedCase*>& todo);
+
+// Prints the summary table, the new findings and notes; writes --write-expected. Returns the
+// exit code: 0 when nothing new deviates, else 1.
+int finish(CaseRunner& r);
+
+// junit.xml and report.html beside results.jsonl: views of it, made by reading it back.
+void write_run_reports(const std::string& out);
+
+// `run` without --resume: plans, starts the backend, runs every case. Returns the exit code.
+int start_run(const RunOptions& o);
+
+}  // namespace runner

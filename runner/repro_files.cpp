@@ -1,0 +1,44 @@
+#include "runner/repro_files.hpp"
+
+#include <filesystem>
+#include <functional>
+
+#include "io/npy_file.hpp"
+#include "spec_cases/onnx_node_test.hpp"
+
+namespace runner {
+
+std::string repro_dir_name(const std::string& case_id) {
+    std::string safe;
+    for (char c : case_id.substr(0, 120)) {
+        const bool keep = std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' ||
+                          c == '=' || c == '-';
+        safe += keep ? c : '_';
+    }
+    char hash[17];
+    std::snprintf(hash, sizeof hash, "%016zx", std::hash<std::string>{}(case_id));
+    return "cases/" + safe + "_" + std::string(hash, 8);
+}
+
+std::vector<std::string> save_repro(const std::string& dir, const core::OpVersion& op,
+                                    const case_sources::CaseData& data, const CaseResult& result) {
+    std::filesystem::create_directories(dir);
+    std::vector<std::string> files;
+    const auto save = [&](const std::string& name, const core::Tensor& t) {
+        files.push_back(dir + "/" + name);
+        io::write_npy(files.back(), t);
+    };
+    save("a.npy", data.a);
+    save("b.npy", data.b);
+    if (data.valid) save("expected.npy", result.expected.value);
+    if (!result.actual.bytes.empty() || !result.actual.shape.empty())
+        save("actual.npy", result.actual);
+    if (data.valid && op.domain == "onnx") {
+        files.push_back(dir + "/onnx");
+        spec_cases::write_onnx_node_test(files.back(), op, data.attributes, data.a, data.b,
+                                         result.expected.value);
+    }
+    return files;
+}
+
+}  // namespace runner

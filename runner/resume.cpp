@@ -1,0 +1,167 @@
+#include "runner/resume.hpp"
+
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <system_error>
+#include <unordered_map>
+
+#include "backends/process_backend.hpp"
+#include "core/error.hpp"
+#include "runner/backend_choice.hpp"
+#include "runner/case_runner.hpp"
+#include "runner/results_lines.hpp"
+#include "runner/run_plan.hpp"
+
+namespace runner {
+namespace {
+
+using case_sources::PlannedCase;
+
+std::string directory_of(const std::string& dir) {
+    std::filesystem::path p = std::filesystem::absolute(dir).lexically_normal();
+    return (p.has_filename() ? p : p.parent_path()).string();
+}
+
+// Moves to the directory the run started in, so that relative paths in its options (the backend
+// command, --onnx-dir, --expected) mean what they meant.
+void enter_run_directory(const nlohmann::json& run) {
+    const std::string then = run.value("directory", "");
+    std::error_code error;
+    if (then.empty() || !std::filesystem::is_directory(then, error)) {
+        std::cerr << "eltwise-validate: warning: the run's working directory '" << then
+                  << "' is gone; relative paths in its options are taken from here\n";
+        return;
+    }
+    if (std::filesystem::equivalent(then, std::filesystem::current_path(), error)) return;
+    std::filesystem::current_path(then);
+    std::cout << "working in " << then << ", as the run did\n";
+}
+
+// The options of the run whose run line this is; --timeout may be given again.
+RunOptions resumed_options(const nlohmann::json& run, const RunOptions& given,
+                           const std::string& dir) {
+    const auto fail = [&](const std::string& why) {
+        return core::Error(core::ErrorKind::input, dir + "/results.jsonl: " + why);
+    };
+    const std::string version = "eltwise-validate " ELTWISE_VERSION;
+    if (!run.contains("validator") || run["validator"] != version)
+        throw fail("written by " + run.value("validator", nlohmann::json()).dump() + ", not " +
+                   version + ", which may plan other cases: start a new run");
+    if (run.contains("error"))
+        throw fail("the run never started (" + run["error"].dump() +
+                   "): start it again without --resume");
+    if (!run.contains("options") || !run.contains("backend"))
+        throw fail("the run line records no options: not resumable");
+    RunOptions o;
+    try {
+        o = options_from_json(run["options"]);
+    } catch (const core::Error& e) {
+        throw fail(e.what());
+    }
+    o.out = dir;
+    o.command_line = given.command_line;
+    if (given.timeout_given) o.timeout_seconds = given.timeout_seconds;
+    return o;
+}
+
+backends::Hello recorded_hello(const nlohmann::json& run, const std::string& dir) {
+    try {
+        return backends::parse_hello(run["backend"].dump());
+    } catch (const std::exception& e) {
+        throw core::Error(
+            core::ErrorKind::input,
+            dir + "/results.jsonl: the run line's backend hello is unreadable: " + e.what());
+    }
+}
+
+// The planned cases that the lines already in the file do not cover, in plan order. A line that
+// the plan lacks (or has fewer times) means the file is not this plan's: resuming would mix runs.
+std::vector<const case_sources::PlannedCase*> remaining_cases(
+    const std::vector<case_sources::PlannedCase>& planned,
+    std::unordered_map<std::string, std::int64_t> done) {
+    std::vector<const case_sources::PlannedCase*> todo;
+    for (const case_sources::PlannedCase& c : planned) {
+        const auto it = done.find(c.id);
+        if (it != done.end() && it->second > 0)
+            --it->second;
+        else
+            todo.push_back(&c);
+    }
+    for (const auto& [id, extra] : done)
+        if (extra > 0)
+            throw core::Error(core::ErrorKind::input,
+                              "results.jsonl has case " + id +
+                                  ", which the run's options do not plan (as often): the file "
+                                  "is not this run's");
+    return todo;
+}
+
+// The backend the remaining cases run on: the one the run started with, or no resuming.
+std::unique_ptr<backends::Backend> reopen_backend(const RunOptions& o,
+                                                  const nlohmann::json& recorded) {
+    std::unique_ptr<backends::Backend> backend = open_backend(o.backend, o.backend_cmd);
+    const nlohmann::json now = nlohmann::json::parse(backends::to_line(backend->hello()));
+    const auto named = [](const nlohmann::json& hello) {
+        return hello.value("name", "") + " " + hello.value("version", "");
+    };
+    if (now != recorded)
+        throw core::Error(core::ErrorKind::input,
+                          "the backend's hello is not the one the run started with (now " +
+                              named(now) + ", then " + named(recorded) +
+                              (named(now) == named(recorded) ? ", other claims" : "") +
+                              "): resuming would mix two backends' results");
+    return backend;
+}
+
+// Cuts a last line that the kill left half written; then appends the remaining cases.
+void continue_results(CaseRunner& runner, const std::vector<const case_sources::PlannedCase*>& todo,
+                      std::uint64_t complete_length, backends::Backend* backend) {
+    const std::string path = runner.options.out + "/results.jsonl";
+    if (std::filesystem::file_size(path) > complete_length) {
+        results::truncate_results(path, complete_length);
+        std::cout << "dropped the last line of results.jsonl, cut short when the run was killed\n";
+    }
+    if (todo.empty()) return;
+    results::ResultsFile results(path, results::ResultsFile::Mode::append);
+    runner.backend = backend;
+    runner.results = &results;
+    run_all(runner, todo);
+    runner.results = nullptr;
+}
+
+}  // namespace
+
+int resume_run(const RunOptions& given) {
+    const std::string dir = directory_of(given.resume);
+    const std::string path = dir + "/results.jsonl";
+    if (!std::filesystem::is_regular_file(path))
+        throw core::Error(core::ErrorKind::input, dir + " has no results.jsonl: nothing to resume");
+    const nlohmann::json run = results::read_run_line(path);
+    const RunOptions o = resumed_options(run, given, dir);
+    const backends::Hello hello = recorded_hello(run, dir);
+    enter_run_directory(run);
+    case_sources::SourceOptions sources{
+        o.seed, o.count, o.onnx_dirs,
+        [&](const case_sources::PlannedCase& c) { return claimed(hello, c, true); }};
+    const std::vector<case_sources::PlannedCase> planned = plan_run(o, sources);
+    CaseRunner runner = make_case_runner(o, planned.size());
+    std::unordered_map<std::string, std::int64_t> done;
+    const std::uint64_t length = results::read_case_lines(path, [&](const nlohmann::json& line) {
+        ++done[line["case"].get<std::string>()];
+        runner.recall(line);
+    });
+    const std::vector<const case_sources::PlannedCase*> todo =
+        remaining_cases(planned, std::move(done));
+    std::cout << "resuming " << dir << ": " << planned.size() - todo.size() << " of "
+              << planned.size() << " cases done, " << todo.size() << " to run\n";
+    std::unique_ptr<backends::Backend> backend;
+    if (!todo.empty()) backend = reopen_backend(o, run["backend"]);
+    continue_results(runner, todo, length, backend.get());
+    if (todo.empty()) std::cout << "the run was complete: nothing to run; reports rewritten\n";
+    const int status = finish(runner);
+    write_run_reports(o.out);
+    return status;
+}
+
+}  // namespace runner

@@ -1,0 +1,119 @@
+#include "runner/run_plan.hpp"
+
+#include <algorithm>
+#include <ctime>
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+
+#include "backends/process_backend.hpp"
+#include "runner/results_lines.hpp"
+#include "runner/sharding.hpp"
+
+namespace runner {
+namespace {
+
+using case_sources::PlannedCase;
+
+template <class T, class Parse>
+std::vector<T> parsed_filter(const std::vector<std::string>& texts, const char* what, Parse parse) {
+    std::vector<T> out;
+    for (const std::string& text : texts) {
+        const auto v = parse(text);
+        if (!v) throw std::invalid_argument(std::string(what) + ": unknown '" + text + "'");
+        out.push_back(*v);
+    }
+    return out;
+}
+
+std::string now_text() {
+    const std::time_t t = std::time(nullptr);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+    return text;
+}
+
+}  // namespace
+
+comparison::ComparisonPolicy policy_of(const RunOptions& o) {
+    if (o.nan != "any" && o.nan != "strict")
+        throw std::invalid_argument("--nan must be 'any' or 'strict', not '" + o.nan + "'");
+    if (o.ulp < 0) throw std::invalid_argument("--ulp must be >= 0");
+    return {o.nan == "strict" ? comparison::NanPolicy::strict : comparison::NanPolicy::any, o.ulp,
+            o.allow_ftz};
+}
+
+std::vector<case_sources::PlannedCase> plan_run(const RunOptions& o,
+                                                const case_sources::SourceOptions& sources) {
+    std::vector<case_sources::PlannedCase> planned;
+    for (const std::string& id : o.case_ids) {
+        auto c = case_sources::plan_case(id, sources);
+        if (!c) throw std::invalid_argument("--case: no case '" + id + "'");
+        planned.push_back(std::move(*c));
+    }
+    if (o.case_ids.empty()) {
+        std::vector<std::string_view> names(o.cases.begin(), o.cases.end());
+        if (names.empty()) names = case_sources::default_source_names();
+        for (std::string_view source : names)
+            for (case_sources::PlannedCase& c : case_sources::plan_source(source, sources))
+                planned.push_back(std::move(c));
+    }
+    const auto ops = parsed_filter<const core::OpVersion*>(o.ops, "--op", [](const auto& t) {
+        const core::OpVersion* op = core::find_op_version(t);
+        return op ? std::optional(op) : std::nullopt;
+    });
+    const auto dtypes = parsed_filter<core::ElementType>(
+        o.dtypes, "--dtype", [](const auto& t) { return core::parse_element_type(t); });
+    std::erase_if(planned, [&](const case_sources::PlannedCase& c) {
+        const auto has = [](const auto& list, const auto& v) {
+            return list.empty() || std::find(list.begin(), list.end(), v) != list.end();
+        };
+        return !has(ops, c.op) || !has(dtypes, c.dtype) || !has(o.sources, c.source);
+    });
+    if (!o.shard.empty()) {
+        const Shard shard = parse_shard(o.shard);
+        std::erase_if(planned,
+                      [&](const case_sources::PlannedCase& c) { return !in_shard(c.id, shard); });
+    }
+    return planned;
+}
+
+bool claimed(const backends::Hello& hello, const case_sources::PlannedCase& c, bool valid) {
+    if (!c.op) return true;  // the case cannot be built: let it end as ERROR
+    return valid ? hello.claims(c.op->id(), c.dtype) : hello.claims(c.op->id());
+}
+
+// The command that reruns one case with the same backend and policy.
+std::string replay_line(const RunOptions& o, const std::string& id) {
+    std::string line = "eltwise-validate run";
+    line += o.backend_cmd.empty() ? " --backend " + o.backend
+                                  : " --backend-cmd " + backends::shell_quoted(o.backend_cmd);
+    if (o.nan != "any") line += " --nan " + o.nan;
+    if (o.ulp) line += " --ulp " + std::to_string(o.ulp);
+    if (o.allow_ftz) line += " --allow-ftz";
+    for (const std::string& d : o.onnx_dirs)
+        if (id.starts_with("onnx:")) line += " --onnx-dir " + backends::shell_quoted(d);
+    return line + " --case " + backends::shell_quoted(id);
+}
+
+nlohmann::json run_line(const RunOptions& o, const backends::Hello* hello,
+                        const std::string& error) {
+    nlohmann::json run = {
+        {"validator", "eltwise-validate " ELTWISE_VERSION},
+        {"command_line", o.command_line},
+        {"seed", o.seed},
+        {"count", o.count},
+        {"started", now_text()},
+        {"policy", {{"nan", o.nan}, {"ulp", o.ulp}, {"allow_ftz", o.allow_ftz}}},
+        {"backend_command", o.backend_cmd.empty() ? "--backend " + o.backend : o.backend_cmd}};
+    if (!o.label.empty()) run["label"] = o.label;
+    // what `run --resume` needs to plan and judge the same cases
+    run["options"] = options_json(o);
+    run["directory"] = std::filesystem::current_path().string();
+    if (!o.shard.empty()) run["shard"] = parse_shard(o.shard).text();
+    if (hello) run["backend"] = nlohmann::json::parse(backends::to_line(*hello));
+    if (!error.empty()) run["error"] = error;
+    return {{"run", run}};
+}
+
+}  // namespace runner

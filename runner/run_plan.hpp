@@ -1,0 +1,37 @@
+// Planning a run: the cases its options select, the policy they are judged by, the run line and
+// the replay line of each finding.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "backends/protocol.hpp"
+#include "case_sources/case_sources.hpp"
+#include "comparison/output_comparison.hpp"
+#include "runner/run_options.hpp"
+
+namespace runner {
+
+// --nan, --ulp, --allow-ftz. Throws std::invalid_argument for a bad value.
+comparison::ComparisonPolicy policy_of(const RunOptions& o);
+
+// The cases of the sources (or the --case ids), filtered by --op, --dtype, --source and --shard,
+// in plan order. Throws std::invalid_argument naming an unknown filter value or case id.
+std::vector<case_sources::PlannedCase> plan_run(const RunOptions& o,
+                                                const case_sources::SourceOptions& sources);
+
+// Whether the backend's hello claims the case: its (op version, type) when the case is valid,
+// its op version otherwise.
+bool claimed(const backends::Hello& hello, const case_sources::PlannedCase& c, bool valid);
+
+// The command that reruns one case with the same backend and policy.
+std::string replay_line(const RunOptions& o, const std::string& id);
+
+// The first line of results.jsonl; `hello` is null and `error` says why when the backend never
+// started.
+nlohmann::json run_line(const RunOptions& o, const backends::Hello* hello,
+                        const std::string& error);
+
+}  // namespace runner
