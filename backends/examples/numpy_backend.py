@@ -16,25 +16,25 @@ import sys
 
 import numpy as np
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import op_table  # noqa: E402  (core/op_table.json: the op versions, their types and attributes)
+
 PROTOCOL = "eltwise-backend/1"
 NUMPY_TYPES = {"i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64,
                "u8": np.uint8, "u16": np.uint16, "u32": np.uint32, "u64": np.uint64,
                "f16": np.float16, "f32": np.float32, "f64": np.float64}
 FILE_TYPES = {**NUMPY_TYPES, "bf16": np.uint16, "boolean": np.bool_}  # bf16: raw '<u2' bits
 
-# The element types each op version allows: docs/SEMANTICS.md section 1, or
-# `eltwise-validate list`.
-ONNX_7 = ["f16", "f32", "f64", "i32", "i64", "u32", "u64"]
-ONNX_13 = ONNX_7 + ["bf16"]
-ONNX_14 = ONNX_13 + ["i8", "i16", "u8", "u16"]
-ALLOWED = {"onnx.Mul-7": ONNX_7, "onnx.Mul-13": ONNX_13, "onnx.Mul-14": ONNX_14,
-           "onnx.Div-7": ONNX_7, "onnx.Div-13": ONNX_13, "onnx.Div-14": ONNX_14,
-           "openvino.Multiply-1": ONNX_14, "openvino.Divide-1": ONNX_14}
-# Attribute name -> (kind, default); OpenVINO's IR also spells m_pythondiv as pythondiv.
-OPENVINO_ATTRIBUTES = {"auto_broadcast": ("rule", "numpy"), "auto_broadcast_axis": ("axis", "-1")}
-ATTRIBUTES = {"openvino.Multiply-1": OPENVINO_ATTRIBUTES,
-              "openvino.Divide-1": {**OPENVINO_ATTRIBUTES, "m_pythondiv": ("bool", "true")}}
-ALIASES = {"pythondiv": "m_pythondiv"}
+# The op versions this example serves, with the element types and attributes each allows: all
+# of the table except ONNX Mul/Div-1 and -6, whose legacy `broadcast`/`axis` attributes are not
+# implemented here (backends/adapters/numpy/converter.py adds them).
+def is_legacy(op):
+    return any(a["name"] == "broadcast" for a in op_table.OPS[op]["attributes"])
+
+
+ALLOWED = {op: types for op, types in op_table.ELEMENT_TYPES.items() if not is_legacy(op)}
+# op -> attribute name -> its row in the table (type, default, allowed / minimum, alias)
+ATTRIBUTES = {op: {a["name"]: a for a in op_table.OPS[op]["attributes"]} for op in ALLOWED}
 
 
 class Rejected(Exception):
@@ -77,27 +77,37 @@ def check_types(op, a, b, allowed=None):
         raise Rejected("type", f"{op} does not allow element type {a}")
 
 
-def attribute_value(op, name, kind, text):
+def attribute_value(op, spec, text):
+    """The checked value of one attribute, as text; `spec` is its row in the table."""
     value = text.lower()  # the specs' enum and bool values are case-insensitive
-    ok = {"rule": value in ("none", "numpy", "pdpd"),
-          "axis": re.fullmatch(r"-?[0-9]+", value) is not None and -1 <= int(value) < 2**63,
-          "bool": value in ("true", "false", "1", "0")}[kind]
+    kind = spec["type"]
+    if kind == "string":
+        ok = value in spec["allowed"]
+    elif kind == "int":
+        ok = (re.fullmatch(r"-?[0-9]+", value) is not None
+              and spec.get("minimum", -2**63) <= int(value) < 2**63)
+    elif kind == "bool":
+        ok = value in ("true", "false", "1", "0")
+        value = {"1": "true", "0": "false"}.get(value, value)
+    else:
+        raise Unsupported(f"{op}: attribute {spec['name']} has type {kind}, unknown here")
     if not ok:
-        raise Rejected("attribute", f"{op}: attribute {name}={text!r} is invalid")
-    return {"1": "true", "0": "false"}.get(value, value)
+        raise Rejected("attribute", f"{op}: attribute {spec['name']}={text!r} is invalid")
+    return value
 
 
 def resolve_attributes(op, attributes):
     """Returns (broadcast rule, floor division?) after checking every attribute."""
     specs = ATTRIBUTES.get(op, {})  # the ONNX versions from 7 on take no attributes
-    values, given = {name: default for name, (_, default) in specs.items()}, set()
+    aliases = {s["alias"]: name for name, s in specs.items() if "alias" in s}
+    values, given = {name: s["default"] for name, s in specs.items()}, set()
     for key, text in attributes.items():
-        name = ALIASES.get(key, key)
+        name = aliases.get(key, key)
         if name not in specs:
             raise Rejected("attribute", f"{op} has no attribute {key!r}")
         if name in given:
             raise Rejected("attribute", f"{op}: attribute {name} is given twice")
-        values[name] = attribute_value(op, name, specs[name][0], text)
+        values[name] = attribute_value(op, specs[name], text)
         given.add(name)
     return values.get("auto_broadcast", "numpy"), values.get("m_pythondiv") == "true"
 

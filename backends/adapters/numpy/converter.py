@@ -4,7 +4,8 @@ not have to plain numpy broadcasting, by reshaping B (an "unsqueeze" of trailing
 
 Shared by the numpy and torch adapters (backends/adapters/numpy, backends/adapters/torch). It
 builds on backends/examples/numpy_backend.py, loaded here once as `example`: its type and
-OpenVINO attribute checks, input loading, answer and protocol loop.
+OpenVINO attribute checks, input loading, answer and protocol loop. The op versions, their element
+types and attributes are the table's (core/op_table.json, through the example's op_table).
 
 Lowerings (docs/SEMANTICS.md section 3), as onnx-tensorflow's explicit_broadcast and converters of
 Paddle models lower them (plus the validity checks those converters leave out):
@@ -39,11 +40,11 @@ def _load_example():
 example = _load_example()
 Rejected, Unsupported = example.Rejected, example.Unsupported
 
-FLOATS = ["f16", "f32", "f64"]
-# The ONNX versions with legacy broadcasting, which the example does not cover.
-LEGACY_ALLOWED = {"onnx.Mul-1": FLOATS, "onnx.Div-1": FLOATS,
-                  "onnx.Mul-6": example.ONNX_7, "onnx.Div-6": example.ONNX_7}
-ALLOWED = {**LEGACY_ALLOWED, **example.ALLOWED}
+op_table = example.op_table  # core/op_table.json
+# Every op version of the table, with its element types; LEGACY_ALLOWED: the ONNX versions with
+# legacy broadcasting (Mul/Div-1 and -6), which the example does not cover.
+ALLOWED = dict(op_table.ELEMENT_TYPES)
+LEGACY_ALLOWED = {op: types for op, types in ALLOWED.items() if example.is_legacy(op)}
 _INTEGER = re.compile(r"-?[0-9]+")
 
 
@@ -64,19 +65,19 @@ class Plan:
     b_shape: tuple = None
 
 
-_LEGACY_CHECKS = {"broadcast": lambda v: v in (0, 1), "axis": lambda v: v >= 0}
-
-
-def _legacy_value(op, name, text):
-    """One checked attribute value of ONNX Mul/Div-1/6 (int, or None for consumed_inputs)."""
-    value = text.lower()
-    if name == "consumed_inputs":  # ignored by the spec: only its syntax is checked
+def _legacy_value(op, spec, text):
+    """One checked attribute value of ONNX Mul/Div-1/6 (int, or None for consumed_inputs);
+    `spec` is the attribute's row in the table."""
+    value, name = text.lower(), spec["name"]
+    if spec["type"] == "ints":  # consumed_inputs: ignored by the spec, only its syntax is checked
         if value and not all(_INTEGER.fullmatch(v) for v in value.split(",")):
             _bad(op, name, text)
         return None
     if not _INTEGER.fullmatch(value) or not -2**63 <= int(value) < 2**63:
         _bad(op, name, text)
-    if not _LEGACY_CHECKS[name](int(value)):
+    if "allowed" in spec and int(value) not in {int(v) for v in spec["allowed"]}:
+        _bad(op, name, text)
+    if int(value) < spec.get("minimum", -2**63):
         _bad(op, name, text)
     return int(value)
 
@@ -87,12 +88,12 @@ def _bad(op, name, text):
 
 def legacy_attributes(op, attributes):
     """ONNX Mul/Div-1/6: returns (broadcast, axis or None) after checking every attribute."""
-    names = set(_LEGACY_CHECKS) | ({"consumed_inputs"} if op.endswith("-1") else set())
+    specs = {a["name"]: a for a in op_table.OPS[op]["attributes"]}
     values = {}
     for name, text in attributes.items():
-        if name not in names:
+        if name not in specs:
             raise Rejected("attribute", f"{op} has no attribute {name!r}")
-        values[name] = _legacy_value(op, name, text)
+        values[name] = _legacy_value(op, specs[name], text)
     return values.get("broadcast", 0) == 1, values.get("axis")
 
 

@@ -15,7 +15,8 @@ folder) and the openvino-onnx adapter (../openvino-onnx), which import it by pat
   library judges it. The only check of our own: the text of an INT/INTS attribute must be an
   int64, since it cannot be written into the model otherwise (Rejected, kind "attribute").
 
-`claims()` is every (ONNX op version, type) the specs allow (converter.ALLOWED, onnx.* only).
+`claims()` is every (ONNX op version, type) of the op-version table (core/op_table.json, through
+converter.op_table; domain onnx only).
 """
 import os
 import re
@@ -40,21 +41,21 @@ ELEMENT_TYPES = {"i8": TensorProto.INT8, "i16": TensorProto.INT16, "i32": Tensor
 INT_ATTRIBUTES = {"broadcast", "axis"}
 INTS_ATTRIBUTES = {"consumed_inputs"}
 _INTEGER = re.compile(r"-?[0-9]+")
-_OP = re.compile(r"onnx\.(Mul|Div)-([0-9]+)")
+ONNX_OPS = {op: row for op, row in converter.op_table.OPS.items() if row["domain"] == "onnx"}
 
 
 def claims():
-    """Every (ONNX op version, type) the specs allow: the report then shows what the library
+    """Every (ONNX op version, type) the table allows: the report then shows what the library
     refuses. OpenVINO op versions are not ONNX ops."""
-    return {op: list(types) for op, types in converter.ALLOWED.items() if op.startswith("onnx.")}
+    return {op: list(row["element_types"]) for op, row in ONNX_OPS.items()}
 
 
 def parse_op(op):
-    """'onnx.Div-13' -> ('Div', 13); an op version that is not claimed is Unsupported."""
-    match = _OP.fullmatch(op)
-    if not match or op not in converter.ALLOWED:
+    """'onnx.Div-13' -> ('Div', 13), the op's name and version in the table; an op version that
+    is not claimed is Unsupported."""
+    if op not in ONNX_OPS:
         raise Unsupported(f"{op} is not an ONNX op version this adapter maps")
-    return match.group(1), int(match.group(2))
+    return ONNX_OPS[op]["name"], ONNX_OPS[op]["version"]
 
 
 def _int64(name, text):

@@ -16,6 +16,8 @@ import readline from 'node:readline';
 import ort from 'onnxruntime-node';
 import protobuf from 'protobufjs';
 
+import { OPS } from '../../examples/op_table.mjs'; // core/op_table.json
+
 const PROTOCOL = 'eltwise-backend/1';
 // The ONNX schema comes from Debian's libonnx-dev: it is ONNX's own onnx.proto, not a copy.
 const ONNX_PROTO = process.env.ELTWISE_ONNX_PROTO || '/usr/include/onnx/onnx.proto';
@@ -40,20 +42,10 @@ const TYPES = {
   boolean: { proto: 'BOOL', ort: 'bool', descr: '|b1', array: Uint8Array },
 };
 
-// What the specs allow per op version (docs/SEMANTICS.md section 1, `eltwise-validate list`):
-// all of it is claimed, so that the report shows what ONNX Runtime refuses. OpenVINO ops: not
-// ONNX.
-const ONNX_1 = ['f16', 'f32', 'f64'];
-const ONNX_7 = [...ONNX_1, 'i32', 'i64', 'u32', 'u64'];
-const ONNX_13 = [...ONNX_7, 'bf16'];
-const ONNX_14 = [...ONNX_13, 'i8', 'i16', 'u8', 'u16'];
-const CLAIMS = {};
-for (const name of ['Mul', 'Div']) {
-  Object.assign(CLAIMS, {
-    [`onnx.${name}-1`]: ONNX_1, [`onnx.${name}-6`]: ONNX_7, [`onnx.${name}-7`]: ONNX_7,
-    [`onnx.${name}-13`]: ONNX_13, [`onnx.${name}-14`]: ONNX_14,
-  });
-}
+// Every (ONNX op version, type) of the op-version table is claimed, so that the report shows
+// what ONNX Runtime refuses. OpenVINO ops: not ONNX.
+const CLAIMS = Object.fromEntries(Object.values(OPS).filter((op) => op.domain === 'onnx')
+  .map((op) => [op.id, [...op.element_types]]));
 
 // The legacy attributes' ONNX types; any other name is passed on too (as INT when its text is an
 // integer, else STRING) so that ONNX Runtime, not the adapter, judges it.
@@ -81,10 +73,12 @@ const ModelProto = onnx.lookupType('onnx.ModelProto');
 const AttributeType = onnx.lookupEnum('onnx.AttributeProto.AttributeType').values;
 const DataType = onnx.lookupEnum('onnx.TensorProto.DataType').values;
 
+// The ONNX op type and opset of a claimed op version: its name and version in the table.
 function parseOp(op) {
-  const m = /^onnx\.(Mul|Div)-(\d+)$/.exec(op);
-  if (!m || !CLAIMS[op]) throw new Answer('unsupported', `${op} is not an ONNX op this adapter maps`);
-  return { type: m[1], opset: Number(m[2]) };
+  if (typeof op !== 'string' || !Object.hasOwn(CLAIMS, op)) {
+    throw new Answer('unsupported', `${op} is not an ONNX op this adapter maps`);
+  }
+  return { type: OPS[op].name, opset: OPS[op].version };
 }
 
 // The IR version of the ONNX release that introduced the opset (onnx.helper VERSION_TABLE):

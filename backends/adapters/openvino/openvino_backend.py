@@ -30,7 +30,8 @@ from openvino.utils.node_factory import NodeFactory  # noqa: E402
 example = converter.example
 Rejected = example.Rejected
 
-OPS = {"openvino.Multiply-1": "Multiply", "openvino.Divide-1": "Divide"}
+# The table's OpenVINO op versions -> their opset1 op names (Multiply, Divide).
+OPS = {op: row["name"] for op, row in converter.op_table.OPS.items() if row["domain"] == "openvino"}
 OV_TYPES = {"i8": ov.Type.i8, "i16": ov.Type.i16, "i32": ov.Type.i32, "i64": ov.Type.i64,
             "u8": ov.Type.u8, "u16": ov.Type.u16, "u32": ov.Type.u32, "u64": ov.Type.u64,
             "f16": ov.Type.f16, "bf16": ov.Type.bf16, "f32": ov.Type.f32, "f64": ov.Type.f64,
