@@ -34,6 +34,7 @@ struct Result {
     // "exit status 3", then the last lines of stderr. hung: the timeout. protocol_error: what
     // was wrong with the answer or the output file.
     std::string message;
+    std::string reason{};  // rejected: the backend's class of the rejection, or "" (PROTOCOL.md 6)
 };
 
 class Backend {

@@ -35,7 +35,7 @@ class BuiltinBackend : public Backend {
             core::OpOutput out = evaluate_(*call.op, call.attributes, *call.a, *call.b);
             return {Outcome::ok, std::move(out.value), ""};
         } catch (const core::Error& e) {
-            return {Outcome::rejected, {}, e.what()};
+            return {Outcome::rejected, {}, e.what(), rejection_reason(e.kind())};
         } catch (const std::exception& e) {
             return {Outcome::error, {}, e.what()};
         }

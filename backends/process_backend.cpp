@@ -323,7 +323,7 @@ Result ProcessBackend::interpret(const Call& call, const CallFiles& files,
             // reads as u16, a type mismatch for the comparison to report.
             return read_output(call, files.out, response.dtype);
         case Answer::rejected:
-            return {Outcome::rejected, {}, response.message};
+            return {Outcome::rejected, {}, response.message, response.reason};
         case Answer::unsupported:
             return {Outcome::unsupported, {}, response.message};
         case Answer::error:

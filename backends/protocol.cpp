@@ -115,7 +115,22 @@ std::string to_line(const Response& r) {
     json j{{"id", r.id}, {"status", name(r.status)}};
     if (r.dtype) j["dtype"] = core::name(*r.dtype);
     if (!r.message.empty()) j["message"] = r.message;
+    if (!r.reason.empty()) j["reason"] = r.reason;
     return j.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::string rejection_reason(core::ErrorKind kind) {
+    switch (kind) {
+        case core::ErrorKind::shape:
+            return "shape";
+        case core::ErrorKind::element_type:
+            return "type";
+        case core::ErrorKind::attribute:
+            return "attribute";
+        case core::ErrorKind::input:
+            return "other";
+    }
+    return "other";
 }
 
 Hello parse_hello(std::string_view line) {
@@ -173,6 +188,15 @@ Response parse_response(std::string_view line) {
     if (j.contains("message")) {
         const json& m = j["message"];
         r.message = m.is_string() ? m.get<std::string>() : m.dump();
+    }
+    if (j.contains("reason")) {
+        r.reason = string_field(j, "reason");
+        if (std::find(std::begin(kRejectionReasons), std::end(kRejectionReasons), r.reason) ==
+            std::end(kRejectionReasons))
+            throw ProtocolError("unknown rejection reason \"" + r.reason +
+                                "\" (shape, type, attribute or other)");
+        if (r.status != Answer::rejected)
+            throw ProtocolError("a reason comes with status \"rejected\" only");
     }
     return r;
 }

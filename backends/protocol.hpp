@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/error.hpp"
 #include "core/op_config.hpp"
 #include "core/tensor.hpp"
 
@@ -57,7 +58,13 @@ struct Response {
     Answer status = Answer::ok;
     std::optional<core::ElementType> dtype;  // `ok`: the output type, when given
     std::string message;
+    std::string reason;  // `rejected`: one of kRejectionReasons, or "" when not given
 };
+
+// The classes of a rejection (PROTOCOL.md section 6): what about the inputs is invalid.
+inline constexpr std::string_view kRejectionReasons[] = {"shape", "type", "attribute", "other"};
+// The reason class of the suite's own rejection error.
+std::string rejection_reason(core::ErrorKind kind);
 
 // Serialized without the trailing newline. Type names are core::name() ("i32", "bf16", and
 // "boolean" for the boolean inputs of invalid cases).

@@ -44,7 +44,7 @@ double seconds_per_batch(backends::Backend& backend, const Workload& w, int case
     return bench::time_median(
                [&] {
                    for (int i = 0; i < cases; ++i) {
-                       const auto r = runner::evaluate_case(backend, *w.op, w.data, settings, id++);
+                       const auto r = runner::evaluate_case(backend, *w.op, w.data, settings, id);
                        if (r.status != want)
                            throw std::runtime_error("bench case ended " +
                                                     std::string(results::name(r.status)) + ": " +

@@ -23,6 +23,15 @@ PlannedCase broken_case(const spec_cases::SpecCase& c, const std::string& source
             [reason]() -> CaseData { throw core::Error(core::ErrorKind::input, reason); }};
 }
 
+// SOURCE:NAME:K, with the op version after the name when the name does not start with it (the
+// edge tables span versions): edge:edge.signed_zero.f16:onnx.Div-7:3.
+std::string case_id(const std::string& source, const std::string& name, const core::OpVersion* op,
+                    std::size_t k) {
+    const std::string op_id = op ? op->id() : "";
+    const bool named = op_id.empty() || name.starts_with(op_id + ".");
+    return source + ":" + name + (named ? "" : ":" + op_id) + ":" + std::to_string(k);
+}
+
 }  // namespace
 
 std::vector<PlannedCase> plan_spec_cases(bool edge_tables) {
@@ -39,9 +48,8 @@ std::vector<PlannedCase> plan_spec_cases(bool edge_tables) {
         }
         for (std::size_t k = 0; k < checks.size(); ++k) {
             const spec_cases::Check& check = checks[k];
-            out.push_back({source + ":" + c.name + ":" + std::to_string(k), source, check.op,
-                           check.a.type, !check.expected.error.has_value(),
-                           [check] { return data_of(check); }});
+            out.push_back({case_id(source, c.name, check.op, k), source, check.op, check.a.type,
+                           !check.expected.error.has_value(), [check] { return data_of(check); }});
         }
     }
     return out;

@@ -277,7 +277,9 @@ nlohmann::json scoreboard_cell(const BackendReport& b, const std::string& op) {
     const std::int64_t total = sum(counts);
     const std::int64_t run =
         total - counts[index_of(Status::unsupported)] - counts[index_of(Status::skipped)];
-    const std::int64_t passed = counts[index_of(Status::passed)];
+    // REFUSED_UNDEFINED: the defined elements were compared and matched.
+    const std::int64_t passed =
+        counts[index_of(Status::passed)] + counts[index_of(Status::refused_undefined)];
     return {
         {"label", b.label},
         {"total", total},

@@ -24,6 +24,8 @@ std::string_view name(Status s) {
             return "ERROR";
         case Status::skipped:
             return "SKIPPED";
+        case Status::refused_undefined:
+            return "REFUSED_UNDEFINED";
     }
     return "?";
 }
@@ -41,7 +43,8 @@ int severity(Status s) {
 }
 
 bool is_deviation(Status s) {
-    return s != Status::passed && s != Status::unsupported && s != Status::skipped;
+    return s != Status::passed && s != Status::refused_undefined && s != Status::unsupported &&
+           s != Status::skipped;
 }
 
 bool is_severe(Status s) {

@@ -18,27 +18,40 @@ enum class Status {
     protocol_error,
     error,
     skipped,
+    // The backend refused a call with undefined elements (integer division by zero), and the
+    // same call with those elements made defined matched: not a deviation unless
+    // --undefined-refusal deviation.
+    refused_undefined,
 };
 
-inline constexpr std::array<Status, 10> kStatuses = {
-    Status::passed,      Status::failed,  Status::rejected_valid, Status::accepted_invalid,
-    Status::unsupported, Status::crashed, Status::hung,           Status::protocol_error,
-    Status::error,       Status::skipped};
+inline constexpr std::array<Status, 11> kStatuses = {Status::passed,
+                                                     Status::failed,
+                                                     Status::rejected_valid,
+                                                     Status::accepted_invalid,
+                                                     Status::unsupported,
+                                                     Status::crashed,
+                                                     Status::hung,
+                                                     Status::protocol_error,
+                                                     Status::error,
+                                                     Status::skipped,
+                                                     Status::refused_undefined};
 
 std::string_view name(Status s);  // "PASSED", "REJECTED_VALID", ...
 std::optional<Status> parse_status(std::string_view text);
 
-// A finding: anything but PASSED, UNSUPPORTED and SKIPPED.
+// A finding: anything but PASSED, REFUSED_UNDEFINED, UNSUPPORTED and SKIPPED.
 bool is_deviation(Status s);
 // No answer to judge: the backend crashed, hung or broke the protocol, or the call failed.
 bool is_severe(Status s);
 
 // The statuses from worst to best: a crash or a hang hides everything else in a summary, then
 // wrong answers, then what was not run, then PASSED. Reports colour a group by its worst case.
-inline constexpr std::array<Status, 10> kStatusesWorstFirst = {
-    Status::crashed,        Status::hung,        Status::protocol_error,
-    Status::error,          Status::failed,      Status::accepted_invalid,
-    Status::rejected_valid, Status::unsupported, Status::skipped,
+inline constexpr std::array<Status, 11> kStatusesWorstFirst = {
+    Status::crashed,        Status::hung,
+    Status::protocol_error, Status::error,
+    Status::failed,         Status::accepted_invalid,
+    Status::rejected_valid, Status::unsupported,
+    Status::skipped,        Status::refused_undefined,
     Status::passed};
 
 // The status's position in kStatusesWorstFirst: smaller is worse.

@@ -1,8 +1,10 @@
 #include "runner/case_evaluation.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <future>
+#include <span>
 
 #include "core/error.hpp"
 #include "optimized/run.hpp"
@@ -48,12 +50,34 @@ void compare_into(CaseResult& r, const core::OpVersion& op, const case_sources::
     r.mismatches = std::move(c.first);
 }
 
+// The reason class of the inputs' invalidity, as the reference finds it first.
+std::string invalidity(const core::OpVersion& op, const case_sources::CaseData& data) {
+    try {
+        core::prepare_call(op, data.attributes, data.a, data.b);
+    } catch (const core::Error& e) {
+        return backends::rejection_reason(e.kind());
+    }
+    return "other";
+}
+
+void check_rejection_reason(CaseResult& r, const std::string& reason, const core::OpVersion& op,
+                            const case_sources::CaseData& data) {
+    if (reason.empty() || reason == "other") return;
+    const std::string expected = invalidity(op, data);
+    if (reason == expected) return;
+    r.status = results::Status::failed;
+    r.categories = {{"rejection_reason", 1}};
+    r.message = "rejected for its " + reason + ", but the inputs are invalid because of their " +
+                expected + " | " + r.message;
+}
+
 CaseResult evaluate(backends::Backend& backend, const core::OpVersion& op,
                     const case_sources::CaseData& data, const EvaluationSettings& settings,
-                    std::int64_t call_id) {
+                    std::int64_t& next_call_id) {
     CaseResult r;
-    const backends::Call call{call_id, &op,     data.attributes,
-                              &data.a, &data.b, case_timeout(settings.timeout_seconds, data)};
+    const backends::Call call{next_call_id++,  &op,
+                              data.attributes, &data.a,
+                              &data.b,         case_timeout(settings.timeout_seconds, data)};
     // Large cases: the expected output is computed while the backend computes its own, so
     // that a backend in another process does not leave the validator's cores idle.
     std::future<core::OpOutput> expected;
@@ -68,6 +92,39 @@ CaseResult evaluate(backends::Backend& backend, const core::OpVersion& op,
     r.actual = std::move(answer.output);
     if (answer.outcome == backends::Outcome::ok && data.valid)
         compare_into(r, op, data, settings.policy);
+    if (answer.outcome == backends::Outcome::rejected && !data.valid)
+        check_rejection_reason(r, answer.reason, op, data);
+    return r;
+}
+
+// docs/SEMANTICS.md 2.3: the result of integer division by zero is undefined, so a backend may
+// refuse the whole call; its defined elements are still checked, in a call without zeros.
+bool refused_with_undefined(const CaseResult& r, const case_sources::CaseData& data) {
+    return data.valid && !r.expected.undefined.empty() &&
+           (r.status == results::Status::rejected_valid || r.status == results::Status::error);
+}
+
+CaseResult rerun_defined(backends::Backend& backend, const core::OpVersion& op,
+                         const case_sources::CaseData& data, const EvaluationSettings& settings,
+                         std::int64_t& next_call_id, const CaseResult& refused) {
+    case_sources::CaseData defined = data;
+    defined.b = with_defined_divisors(data.b);
+    defined.expected.reset();
+    CaseResult r = evaluate(backend, op, defined, settings, next_call_id);
+    const auto undefined = static_cast<std::int64_t>(refused.expected.undefined.size());
+    const std::string what =
+        std::string(refused.status == results::Status::error ? "failed" : "rejected") +
+        " the call, which has " + std::to_string(undefined) +
+        " undefined elements (integer division by zero): " + refused.message;
+    if (r.status == results::Status::passed) {
+        r.status = results::Status::refused_undefined;
+        r.message = "the backend " + what + " | re-run with divisor 1 there: every defined " +
+                    "element matches";
+    } else {
+        r.message = "re-run with divisor 1 where the backend " + what + " | " + r.message;
+    }
+    r.undefined_refused = undefined;
+    r.defined_b = std::move(defined.b);
     return r;
 }
 
@@ -91,13 +148,32 @@ double case_timeout(double base_seconds, const case_sources::CaseData& data) {
     return base_seconds * std::max(1.0, bytes / (64.0 * 1024 * 1024));
 }
 
+core::Tensor with_defined_divisors(const core::Tensor& b) {
+    core::Tensor out = b;
+    if (core::is_floating(b.type)) return out;
+    const std::size_t size = core::byte_size(b.type);
+    for (std::size_t i = 0; i + size <= out.bytes.size(); i += size) {
+        const auto element = std::span(out.bytes).subspan(i, size);
+        if (std::all_of(element.begin(), element.end(),
+                        [](std::byte x) { return x == std::byte{0}; }))
+            element[std::endian::native == std::endian::little ? 0 : size - 1] = std::byte{1};
+    }
+    return out;
+}
+
 CaseResult evaluate_case(backends::Backend& backend, const core::OpVersion& op,
                          const case_sources::CaseData& data, const EvaluationSettings& settings,
-                         std::int64_t call_id) {
+                         std::int64_t& next_call_id) {
     const auto start = std::chrono::steady_clock::now();
     CaseResult r;
     try {
-        r = evaluate(backend, op, data, settings, call_id);
+        r = evaluate(backend, op, data, settings, next_call_id);
+        if (refused_with_undefined(r, data) && !settings.undefined_refusal_is_deviation)
+            r = rerun_defined(backend, op, data, settings, next_call_id, r);
+        else if (refused_with_undefined(r, data))
+            r.message += " | the call has " + std::to_string(r.expected.undefined.size()) +
+                         " undefined elements (integer division by zero); counted as a " +
+                         "deviation (--undefined-refusal deviation)";
     } catch (const std::exception& e) {
         r = CaseResult{};
         r.status = results::Status::error;

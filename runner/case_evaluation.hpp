@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -18,6 +19,9 @@ namespace runner {
 struct EvaluationSettings {
     comparison::ComparisonPolicy policy;
     double timeout_seconds = 10;  // base per case, scaled up with the case's bytes
+    // --undefined-refusal deviation: a call refused because of undefined elements stays
+    // REJECTED_VALID or ERROR, and is not re-run with them made defined.
+    bool undefined_refusal_is_deviation = false;
 };
 
 struct CaseResult {
@@ -29,6 +33,10 @@ struct CaseResult {
     core::OpOutput expected;  // valid cases
     core::Tensor actual;      // the backend's output, when it gave one
     double seconds = 0;
+    // The backend refused the call, which has this many undefined output elements (integer
+    // division by zero); the status is the re-run's, with `defined_b` as B.
+    std::int64_t undefined_refused = 0;
+    std::optional<core::Tensor> defined_b;
 };
 
 // The expected output: the case's own expectation, else the reference's (the optimized
@@ -42,10 +50,19 @@ std::int64_t output_elements(const core::OpVersion& op, const case_sources::Case
 // The timeout of one case: the base, times the case's bytes in units of 64 MiB when larger.
 double case_timeout(double base_seconds, const case_sources::CaseData& data);
 
-// Runs the case on the backend (call id `call_id`) and classifies the answer. Never throws:
-// a case the validator cannot run ends as ERROR.
+// B with every zero divisor replaced by 1: the same call without undefined elements.
+core::Tensor with_defined_divisors(const core::Tensor& b);
+
+// Runs the case on the backend and classifies the answer; call ids are taken from
+// `next_call_id` (two when the call is re-run). Never throws: a case the validator cannot run
+// ends as ERROR.
+// - A valid call that the backend rejects or fails while it has undefined elements is re-run
+//   with those made defined (with_defined_divisors); when that passes, the case is
+//   REFUSED_UNDEFINED, otherwise it takes the re-run's status (PROTOCOL.md section 10).
+// - An invalid call rejected with a reason class (PROTOCOL.md section 6) other than "other"
+//   that is not the class of its invalidity is FAILED, category `rejection_reason`.
 CaseResult evaluate_case(backends::Backend& backend, const core::OpVersion& op,
                          const case_sources::CaseData& data, const EvaluationSettings& settings,
-                         std::int64_t call_id);
+                         std::int64_t& next_call_id);
 
 }  // namespace runner

@@ -61,7 +61,7 @@ void print_findings(const CaseRunner& r) {
 }  // namespace
 
 CaseResult CaseRunner::evaluate(const core::OpVersion& op, const case_sources::CaseData& data) {
-    return evaluate_case(*backend, op, data, settings, next_call++);
+    return evaluate_case(*backend, op, data, settings, next_call);
 }
 
 // A random case that failed or crashed, or an exhaustive16 block that failed, crashed or
@@ -95,8 +95,11 @@ std::vector<std::string> CaseRunner::save(const case_sources::PlannedCase& c,
                               " elements; `run --case` replays it";
             return {};
         }
+        // A call re-run without undefined elements: the repro is the re-run call.
+        case_sources::CaseData defined = shown;
+        if (shown_result.defined_b) defined.b = *shown_result.defined_b;
         const std::filesystem::path out = std::filesystem::absolute(options.out);
-        return save_repro((out.lexically_normal() / repro_dir_name(id)).string(), *c.op, shown,
+        return save_repro((out.lexically_normal() / repro_dir_name(id)).string(), *c.op, defined,
                           shown_result);
     } catch (const std::exception& e) {
         result.message += std::string(" | repro files not saved: ") + e.what();
@@ -216,7 +219,7 @@ int finish(CaseRunner& r) {
 // Reads --expected before the backend starts: a usage error costs no backend start.
 CaseRunner make_case_runner(const RunOptions& o, std::size_t planned) {
     CaseRunner r{.options = o,
-                 .settings = {policy_of(o), o.timeout_seconds},
+                 .settings = {policy_of(o), o.timeout_seconds, o.undefined_refusal == "deviation"},
                  .summary = RunSummary(static_cast<std::int64_t>(planned))};
     if (o.expected) r.expectations = results::read_expectations(*o.expected);
     return r;

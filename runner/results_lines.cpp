@@ -82,6 +82,7 @@ nlohmann::json case_line(const CaseRecord& r) {
         j["minimal"] = minimal_json(*r.minimal);
     }
     if (!r.files.empty()) j["files"] = r.files;
+    if (result.undefined_refused) j["undefined_refused"] = result.undefined_refused;
     return j;
 }
 
@@ -103,6 +104,7 @@ nlohmann::json options_json(const RunOptions& o) {
         {"nan", o.nan},
         {"ulp", o.ulp},
         {"allow_ftz", o.allow_ftz},
+        {"undefined_refusal", o.undefined_refusal},
         {"expected", o.expected ? nlohmann::json(*o.expected) : nlohmann::json()},
         {"write_expected", o.write_expected ? nlohmann::json(*o.write_expected) : nlohmann::json()},
         {"label", o.label}};
@@ -128,6 +130,7 @@ RunOptions options_from_json(const nlohmann::json& j) {
         o.nan = field<std::string>(j, "nan");
         o.ulp = field<int>(j, "ulp");
         o.allow_ftz = field<bool>(j, "allow_ftz");
+        o.undefined_refusal = j.value("undefined_refusal", "rerun");  // not in older run lines
         o.expected = optional_text(j, "expected");
         o.write_expected = optional_text(j, "write_expected");
         o.label = field<std::string>(j, "label");

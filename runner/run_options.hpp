@@ -26,6 +26,7 @@ struct RunOptions {
     std::string nan = "any";  // or "strict"
     int ulp = 0;
     bool allow_ftz = false;
+    std::string undefined_refusal = "rerun";  // or "deviation"
     std::string out = "eltwise-results";
     std::optional<std::string> expected;
     std::optional<std::string> write_expected;

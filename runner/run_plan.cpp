@@ -91,8 +91,11 @@ std::string replay_line(const RunOptions& o, const std::string& id) {
     if (o.nan != "any") line += " --nan " + o.nan;
     if (o.ulp) line += " --ulp " + std::to_string(o.ulp);
     if (o.allow_ftz) line += " --allow-ftz";
+    if (o.undefined_refusal != "rerun") line += " --undefined-refusal " + o.undefined_refusal;
     for (const std::string& d : o.onnx_dirs)
         if (id.starts_with("onnx:")) line += " --onnx-dir " + backends::shell_quoted(d);
+    // A directory of its own: replaying must not replace the run's results and reports.
+    line += " --out " + backends::shell_quoted(o.out + "/replay");
     return line + " --case " + backends::shell_quoted(id);
 }
 
@@ -104,7 +107,11 @@ nlohmann::json run_line(const RunOptions& o, const backends::Hello* hello,
         {"seed", o.seed},
         {"count", o.count},
         {"started", now_text()},
-        {"policy", {{"nan", o.nan}, {"ulp", o.ulp}, {"allow_ftz", o.allow_ftz}}},
+        {"policy",
+         {{"nan", o.nan},
+          {"ulp", o.ulp},
+          {"allow_ftz", o.allow_ftz},
+          {"undefined_refusal", o.undefined_refusal}}},
         {"backend_command", o.backend_cmd.empty() ? "--backend " + o.backend : o.backend_cmd}};
     if (!o.label.empty()) run["label"] = o.label;
     // what `run --resume` needs to plan and judge the same cases

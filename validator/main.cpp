@@ -65,6 +65,12 @@ void add_run_options(CLI::App& run, runner::RunOptions& o) {
     run.add_option("--ulp", o.ulp, "Accept float results within N units in the last place")
         ->check(CLI::NonNegativeNumber);
     run.add_flag("--allow-ftz", o.allow_ftz, "Accept flush-to-zero / denormals-are-zero results");
+    run.add_option("--undefined-refusal", o.undefined_refusal,
+                   "A valid call refused or failed while it has undefined elements (integer "
+                   "division by zero): rerun (REFUSED_UNDEFINED when it then matches) or "
+                   "deviation (REJECTED_VALID or ERROR, as the backend answered)")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"rerun", "deviation"}));
     run.add_option("--out", o.out,
                    "Output directory: results.jsonl, junit.xml, report.html and repro files")
         ->capture_default_str();
@@ -96,6 +102,7 @@ int main(int argc, char** argv) {
     core::reuse_large_buffers();
     CLI::App app{"eltwise-validate: conformance checks for element-wise Mul and Div op versions"};
     app.require_subcommand(1);
+    app.set_version_flag("--version", "eltwise-validate " ELTWISE_VERSION);
 
     validator::ListOptions list_options;
     auto* list = app.add_subcommand("list", "Print the op-version table, or what a backend claims");

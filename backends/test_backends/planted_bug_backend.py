@@ -8,6 +8,9 @@ Usage: planted_bug_backend.py --bug NAME
   lost-negative-zero      float results of -0 come back as +0
   accept-unbroadcastable  shapes that do not broadcast are answered ok, not rejected: the output
                           has A's shape, computed with B's values cycled (np.resize) to it
+  refuses-zero-divisor    an integer division call with any zero divisor fails with an error, as
+                          ONNX Runtime and PyTorch do; the others floor where the spec truncates
+  wrong-rejection-reason  every rejection says its reason is the element type
 Everything else is answered exactly like backends/examples/numpy_backend.py.
 """
 import argparse
@@ -44,8 +47,23 @@ def accept_unbroadcastable(request):
     return nb.compute(op, dtype, floor, a, np.resize(b, a.shape))
 
 
+def refuses_zero_divisor(request):
+    if nb.is_division(request["op"]) and not request["b"]["dtype"].startswith("f"):
+        if (nb.load_input(request["b"]) == 0).any():
+            raise ZeroDivisionError("integer division by zero")
+    return floor_for_trunc(request)
+
+
 BUGS = {"floor-for-trunc": floor_for_trunc, "lost-negative-zero": lost_negative_zero,
-        "accept-unbroadcastable": accept_unbroadcastable}
+        "accept-unbroadcastable": accept_unbroadcastable,
+        "refuses-zero-divisor": refuses_zero_divisor, "wrong-rejection-reason": nb.evaluate}
+
+
+def answer(request, evaluate):
+    response = nb.answer(request, evaluate=evaluate)
+    if evaluate is nb.evaluate and response.get("status") == "rejected":
+        response["reason"] = "type"  # wrong-rejection-reason
+    return response
 
 
 def main():
@@ -53,10 +71,10 @@ def main():
     parser.add_argument("--bug", required=True, choices=sorted(BUGS))
     evaluate = BUGS[parser.parse_args().bug]
     greeting = nb.hello()
-    if evaluate is floor_for_trunc:  # claims the truncating pairs it gets wrong
+    if evaluate in (floor_for_trunc, refuses_zero_divisor):  # claims the pairs it gets wrong
         greeting["ops"] = {op: [t for t in types if t in nb.NUMPY_TYPES]
                            for op, types in nb.ALLOWED.items()}
-    nb.serve(lambda request: nb.answer(request, evaluate=evaluate), greeting)
+    nb.serve(lambda request: answer(request, evaluate), greeting)
 
 
 if __name__ == "__main__":

@@ -287,6 +287,84 @@ class PlantedBugs(Harness):
         others = [c for c in cases if ":shape:" not in c["case"]]
         self.assert_all_pass(others)
 
+    def test_wrong_rejection_reason(self):
+        """A rejection whose reason class is not the case's invalidity is FAILED."""
+        cmd = "%s %s/planted_bug_backend.py --bug wrong-rejection-reason" % (PYTHON, PY_BACKENDS)
+        proc, out = run(["--backend-cmd", cmd, "--cases", "invalid", "--op", "onnx.Mul-14"])
+        self.assert_exit(proc, 1)
+        cases = results(out)
+        # near-miss shapes are invalid because of their shapes, not their type
+        shape_cases = [c for c in cases if ":shape:" in c["case"] and c["dtype"] != "bf16"]
+        self.assertTrue(shape_cases)
+        self.assertEqual({c["status"] for c in shape_cases}, {"FAILED"})
+        for c in shape_cases:
+            self.assertEqual(c["categories"], {"rejection_reason": 1}, c)
+        # disallowed and mixed types are rejected for their type, rightly
+        type_cases = [c for c in cases if ":dtype:" in c["case"] or ":mixed:" in c["case"]]
+        self.assertTrue(type_cases)
+        self.assert_all_pass(type_cases)
+
+
+class UndefinedElements(Harness):
+    """Integer x / 0 is undefined (docs/SEMANTICS.md 2.3): a backend that refuses such a call
+    still has its defined elements checked, in the same call with divisor 1 at those places."""
+    CMD = "%s %s/planted_bug_backend.py --bug refuses-zero-divisor" % (PYTHON, PY_BACKENDS)
+    replay = PlantedBugs.replay
+    check_shrunk_size = PlantedBugs.check_shrunk_size
+
+    def test_defined_elements_of_a_refused_call_are_checked(self):
+        # the bug's other half floors where Div-14 truncates: a defined element is wrong
+        proc, out = run(["--backend-cmd", self.CMD, "--cases", "random", "--op", "onnx.Div-14",
+                         "--dtype", "i32", "--count", "5"])
+        self.assert_exit(proc, 1)
+        refused = [c for c in results(out) if c.get("undefined_refused")]
+        self.assertTrue(refused, "no random case had a zero divisor")
+        c = refused[0]
+        self.assertEqual(c["status"], "FAILED", c)
+        self.assertIn("floor_vs_trunc", c["categories"])
+        self.assertIn("shrunk", c)
+        self.assertIn("--out", c["replay"])
+        replayed = self.check_shrunk_size(self.CMD, c)
+        for m in replayed["mismatches"]:  # truncation vs floor, by hand
+            a, b = int(m["a"]), int(m["b"])
+            self.assertNotEqual(b, 0)
+            q = abs(a) // abs(b) * (1 if (a < 0) == (b < 0) else -1)
+            self.assertEqual(int(m["expected"]), q)
+            self.assertEqual(int(m["actual"]), a // b)
+
+    def test_refusal_alone_is_not_a_deviation(self):
+        # u8: floor and truncation agree, so only the refusal of x / 0 remains
+        args = ["--backend-cmd", self.CMD, "--cases", "random,exhaustive8", "--op",
+                "onnx.Div-14", "--dtype", "u8", "--count", "3"]
+        proc, out = run(args)
+        self.assert_exit(proc, 0)
+        cases = {c["case"]: c for c in results(out)}
+        # exhaustive8 splits the zero divisor off: 255 x 256 defined pairs pass
+        self.assertEqual(cases["exhaustive8:onnx.Div-14:u8"]["status"], "PASSED")
+        zero = cases["exhaustive8:onnx.Div-14:u8:b=0x00"]
+        self.assertEqual(zero["status"], "REFUSED_UNDEFINED")
+        self.assertEqual(zero["undefined_refused"], 256)
+        self.assertEqual(zero["shapes"], [[256, 1], [1]])
+        # ... unless the user counts it
+        proc, out = run(args + ["--undefined-refusal", "deviation"])
+        self.assert_exit(proc, 1)
+        cases = {c["case"]: c for c in results(out)}
+        self.assertEqual(cases["exhaustive8:onnx.Div-14:u8:b=0x00"]["status"], "ERROR")
+        self.assertEqual(cases["exhaustive8:onnx.Div-14:u8"]["status"], "PASSED")
+
+    def test_replay_keeps_the_run_directory(self):
+        proc, out = run(["--backend-cmd", self.CMD, "--cases", "exhaustive8", "--op",
+                         "onnx.Div-14", "--dtype", "i8"])
+        self.assert_exit(proc, 1)
+        [failed] = [c for c in results(out) if c["status"] == "FAILED"]
+        before = open(os.path.join(out, "results.jsonl")).read()
+        replay = subprocess.run(failed["replay"].replace("eltwise-validate", VALIDATE, 1),
+                                shell=True, cwd="/", capture_output=True, text=True, timeout=600)
+        self.assertEqual(replay.returncode, 1, replay.stdout + replay.stderr)
+        self.assertEqual(open(os.path.join(out, "results.jsonl")).read(), before)
+        [again] = results(os.path.join(out, "replay"))
+        self.assertEqual((again["case"], again["status"]), (failed["case"], "FAILED"))
+
 
 class Results(Harness):
     def test_killed_run_leaves_complete_lines(self):
