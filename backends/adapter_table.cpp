@@ -29,7 +29,8 @@ const std::vector<Adapter>& adapters() {
          "{venv_python} {adapters}/litert/litert_backend.py"},
         {"litert-xnnpack", "LiteRT with the XNNPACK delegate (PyPI ai-edge-litert)",
          "{venv_python} {adapters}/litert/litert_backend.py --xnnpack"},
-        {"mlx", "MLX on the CPU (PyPI mlx, mlx-cpu)", "{venv_python} {adapters}/mlx/mlx_backend.py"},
+        {"mlx", "MLX on the CPU (PyPI mlx, mlx-cpu)",
+         "{venv_python} {adapters}/mlx/mlx_backend.py"},
         {"onednn-2026", "oneDNN binary primitive, current release (PyPI onednn, onednn-devel)",
          "{host} {lib}/libeltwise_onednn2026_plugin.so"},
     };
@@ -44,12 +45,9 @@ const Adapter* find_adapter(std::string_view name) {
 
 std::string adapter_command(const Adapter& adapter, const AdapterPaths& paths) {
     const std::pair<std::string_view, const std::string*> fills[] = {
-        {"{python}", &paths.python},
-        {"{venv_python}", &paths.venv_python},
-        {"{node}", &paths.node},
-        {"{host}", &paths.host},
-        {"{lib}", &paths.lib},
-        {"{adapters}", &paths.adapters}};
+        {"{python}", &paths.python}, {"{venv_python}", &paths.venv_python},
+        {"{node}", &paths.node},     {"{host}", &paths.host},
+        {"{lib}", &paths.lib},       {"{adapters}", &paths.adapters}};
     std::string command(adapter.command);
     for (const auto& [key, value] : fills) {
         const std::string word = shell_quoted(*value);  // paths with spaces stay one word

@@ -21,6 +21,7 @@ struct Call {
     const core::Tensor* a = nullptr;
     const core::Tensor* b = nullptr;
     double timeout_seconds = 10;  // out-of-process backends only
+    std::string graph_form{};     // "" or "runtime"; others only to backends whose hello lists them
 };
 
 // The backend's answer, or what happened to it (the last three: out-of-process only).

@@ -143,7 +143,8 @@ std::string send_files(const Call& call, const CallFiles& files) {
                           call.attributes,
                           {files.a, call.a->type, call.a->shape},
                           {files.b, call.b->type, call.b->shape},
-                          files.out};
+                          files.out,
+                          call.graph_form};
     return to_line(request) + '\n';
 }
 

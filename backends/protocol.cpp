@@ -89,6 +89,24 @@ std::string_view name(Answer a) {
     return "?";
 }
 
+namespace {
+
+// A hello's graph_forms: known form names, each once.
+std::vector<std::string> graph_forms_field(const json& forms) {
+    if (!forms.is_array()) throw ProtocolError("field \"graph_forms\" is not an array");
+    std::vector<std::string> out;
+    for (const json& f : forms) {
+        if (!f.is_string() || !is_graph_form(f.get<std::string>()))
+            throw ProtocolError("graph_forms: unknown form " + f.dump() +
+                                " (runtime, const-a, const-b, const-ab, dynamic)");
+        if (std::find(out.begin(), out.end(), f.get<std::string>()) == out.end())
+            out.push_back(f.get<std::string>());
+    }
+    return out;
+}
+
+}  // namespace
+
 std::string to_line(const Hello& h) {
     json ops = json::object();
     for (const auto& [op, types] : h.ops) {
@@ -97,18 +115,20 @@ std::string to_line(const Hello& h) {
             names.push_back(core::name(t));
         ops[op] = names;
     }
-    return json{{"protocol", kProtocolName}, {"name", h.name}, {"version", h.version}, {"ops", ops}}
-        .dump();
+    json j{{"protocol", kProtocolName}, {"name", h.name}, {"version", h.version}, {"ops", ops}};
+    if (!h.graph_forms.empty()) j["graph_forms"] = h.graph_forms;
+    return j.dump();
 }
 
 std::string to_line(const Request& r) {
-    return json{{"id", r.id},
-                {"op", r.op},
-                {"attributes", r.attributes},
-                {"a", tensor_json(r.a)},
-                {"b", tensor_json(r.b)},
-                {"out", r.out}}
-        .dump();
+    json j{{"id", r.id},
+           {"op", r.op},
+           {"attributes", r.attributes},
+           {"a", tensor_json(r.a)},
+           {"b", tensor_json(r.b)},
+           {"out", r.out}};
+    if (!r.graph_form.empty() && r.graph_form != kRuntimeForm) j["graph_form"] = r.graph_form;
+    return j.dump();
 }
 
 std::string to_line(const Response& r) {
@@ -133,6 +153,15 @@ std::string rejection_reason(core::ErrorKind kind) {
     return "other";
 }
 
+bool is_graph_form(std::string_view name) {
+    return std::find(std::begin(kGraphForms), std::end(kGraphForms), name) != std::end(kGraphForms);
+}
+
+bool Hello::builds(std::string_view graph_form) const {
+    return graph_form == kRuntimeForm ||
+           std::find(graph_forms.begin(), graph_forms.end(), graph_form) != graph_forms.end();
+}
+
 Hello parse_hello(std::string_view line) {
     const json j = parse_object(line);
     const std::string protocol = string_field(j, "protocol");
@@ -152,6 +181,7 @@ Hello parse_hello(std::string_view line) {
             list.push_back(type_named(t.get<std::string>()));
         }
     }
+    if (j.contains("graph_forms")) h.graph_forms = graph_forms_field(j["graph_forms"]);
     return h;
 }
 
@@ -172,6 +202,11 @@ Request parse_request(std::string_view line) {
     r.a = tensor_file(j, "a");
     r.b = tensor_file(j, "b");
     r.out = string_field(j, "out");
+    if (j.contains("graph_form")) {
+        r.graph_form = string_field(j, "graph_form");
+        if (!is_graph_form(r.graph_form))
+            throw ProtocolError("unknown graph_form \"" + r.graph_form + "\"");
+    }
     return r;
 }
 

@@ -25,14 +25,24 @@ class ProtocolError : public std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-// What a backend claims: op-version id ("onnx.Mul-14") -> element types.
+// How a graph gets the node's inputs (PROTOCOL.md section 9): fed at run time, one or both
+// constants of the graph, or fed at run time into a model that declares unknown dimensions.
+inline constexpr std::string_view kRuntimeForm = "runtime";
+inline constexpr std::string_view kGraphForms[] = {"runtime", "const-a", "const-b", "const-ab",
+                                                   "dynamic"};
+bool is_graph_form(std::string_view name);
+
+// What a backend claims: op-version id ("onnx.Mul-14") -> element types, and the graph forms it
+// builds (none listed: runtime only).
 struct Hello {
     std::string name;
     std::string version;
     std::map<std::string, std::vector<core::ElementType>> ops;
+    std::vector<std::string> graph_forms{};
 
     bool claims(std::string_view op_id) const;
     bool claims(std::string_view op_id, core::ElementType t) const;
+    bool builds(std::string_view graph_form) const;  // runtime always
 };
 
 // One input or output file as the request describes it.
@@ -47,7 +57,8 @@ struct Request {
     std::string op;  // op-version id
     core::AttributeMap attributes;
     TensorFile a, b;
-    std::string out;  // where an `ok` answer's output file goes
+    std::string out;           // where an `ok` answer's output file goes
+    std::string graph_form{};  // "" or "runtime": not sent
 };
 
 enum class Answer { ok, rejected, unsupported, error };
@@ -58,7 +69,7 @@ struct Response {
     Answer status = Answer::ok;
     std::optional<core::ElementType> dtype;  // `ok`: the output type, when given
     std::string message;
-    std::string reason;  // `rejected`: one of kRejectionReasons, or "" when not given
+    std::string reason{};  // `rejected`: one of kRejectionReasons, or "" when not given
 };
 
 // The classes of a rejection (PROTOCOL.md section 6): what about the inputs is invalid.

@@ -21,6 +21,8 @@ struct CaseData {
     // data); the reference computes it when absent.
     std::optional<core::OpOutput> expected;
     std::string note;  // e.g. a finding about shipped test data
+    // How the backend's graph gets the inputs (backends/protocol.hpp kGraphForms).
+    std::string graph_form = "runtime";
 };
 
 struct PlannedCase {
@@ -29,7 +31,8 @@ struct PlannedCase {
     const core::OpVersion* op = nullptr;
     core::ElementType dtype = core::ElementType::f32;  // A's type
     bool valid = true;
-    std::function<CaseData()> build;  // deterministic; may throw core::Error
+    std::function<CaseData()> build;     // deterministic; may throw core::Error
+    std::string graph_form = "runtime";  // the id starts with "<form>/" for any other form
 };
 
 }  // namespace case_sources

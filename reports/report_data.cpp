@@ -124,6 +124,12 @@ struct Verdicts {
     std::vector<std::uint8_t> statuses;  // per backend: status index + 1, 0 when not run
 };
 
+// What one backend gave one case in each graph form, for finding forms that disagree.
+struct FormVerdicts {
+    std::string op, dtype;
+    std::vector<std::pair<std::string, Status>> forms;
+};
+
 struct Collector {
     const Limits& limits;
     bool several_backends = false;
@@ -134,6 +140,9 @@ struct Collector {
     std::map<std::string, std::size_t> backend_of_key;
     std::unordered_map<std::string, Verdicts> verdicts;  // by case id; several backends only
     std::map<std::tuple<std::size_t, std::string, std::string>, std::size_t> listed_per_cell;
+    // By (backend, case id without the form), for files whose runs have several graph forms.
+    std::map<std::pair<std::size_t, std::string>, FormVerdicts> form_verdicts{};
+    std::map<std::pair<std::size_t, std::string>, std::size_t> backend_of_form{};
 
     std::size_t backend_for(const nlohmann::json& run, const std::string& key) {
         const auto [it, added] = backend_of_key.emplace(key, data.backends.size());
@@ -188,19 +197,58 @@ struct Collector {
         v.statuses[backend] = static_cast<std::uint8_t>(index_of(status) + 1);
     }
 
+    // A graph form other than runtime is a backend of its own in reports: "label [const-b]".
+    std::size_t backend_in_form(std::size_t backend, const std::string& form) {
+        if (form == "runtime") return backend;
+        const auto [it, added] = backend_of_form.emplace(std::pair(backend, form), 0);
+        if (added) {
+            BackendReport b = data.backends[backend];
+            b.label += " [" + form + "]";
+            b.totals = {};
+            b.cells.clear();
+            b.categories.clear();
+            b.failures.clear();
+            b.failures_total = 0;
+            it->second = data.backends.size();
+            data.backends.push_back(std::move(b));
+        }
+        return it->second;
+    }
+
+    void note_form(std::size_t backend, const std::string& form, const nlohmann::json& line) {
+        std::string id = line["case"].get<std::string>();
+        if (form != "runtime" && id.starts_with(form + "/")) id.erase(0, form.size() + 1);
+        FormVerdicts& v = form_verdicts[{backend, id}];
+        if (v.forms.empty()) {
+            v.op = line["op"];
+            v.dtype = line["dtype"];
+        }
+        v.forms.emplace_back(form, *results::parse_status(line["status"].get<std::string>()));
+    }
+
     void read(const std::string& file, const std::string& key) {
         std::size_t backend = 0;
+        bool several_forms = false;
         results::read_results(
             file,
             [&](const nlohmann::json& run) {
                 backend = backend_for(run, key);
+                const nlohmann::json forms = run.value("options", nlohmann::json::object())
+                                                 .value("graph_forms", nlohmann::json::array());
+                several_forms = forms.is_array() && forms.size() > 1;
                 nlohmann::json r = run;
                 r.erase("backend");
                 r["file"] = file;
                 data.backends[backend].runs.push_back(std::move(r));
             },
-            [&](const nlohmann::json& line) { add_case(backend, line); });
+            [&](const nlohmann::json& line) {
+                const std::string form = line.value("graph_form", "runtime");
+                if (several_forms) note_form(backend, form, line);
+                add_case(backend_in_form(backend, form), line);
+            });
     }
+
+    void list_form_disagreements();
 
     std::optional<nlohmann::json> disagreement(const std::string& id, const Verdicts& v) const;
     void list_disagreements();
@@ -237,6 +285,29 @@ void Collector::list_disagreements() {
     data.disagreements_total = static_cast<std::int64_t>(all.size());
     if (all.size() > limits.disagreements) all.resize(limits.disagreements);
     data.disagreements = std::move(all);
+}
+
+// A case whose judged statuses (not UNSUPPORTED or SKIPPED) differ between graph forms of one
+// backend: its own finding, each form's status side by side. Sorted by backend, then case id.
+void Collector::list_form_disagreements() {
+    std::vector<nlohmann::json> all;
+    for (const auto& [key, v] : form_verdicts) {
+        nlohmann::json forms = nlohmann::json::object();
+        std::set<Status> judged;
+        for (const auto& [form, status] : v.forms) {
+            forms[form] = results::name(status);
+            if (status != Status::unsupported && status != Status::skipped) judged.insert(status);
+        }
+        if (judged.size() < 2) continue;
+        all.push_back({{"backend", data.backends[key.first].label},
+                       {"case", key.second},
+                       {"op", v.op},
+                       {"dtype", v.dtype},
+                       {"forms", forms}});
+    }
+    data.form_disagreements_total = static_cast<std::int64_t>(all.size());
+    if (all.size() > limits.disagreements) all.resize(limits.disagreements);
+    data.form_disagreements = std::move(all);
 }
 
 nlohmann::json counts_json(const Counts& counts) {
@@ -348,6 +419,7 @@ ReportData collect_report(const std::vector<std::string>& files, const Limits& l
     for (std::size_t i = 0; i < files.size(); ++i)
         c.read(files[i], keys[i]);
     if (c.several_backends) c.list_disagreements();
+    c.list_form_disagreements();
     return std::move(c.data);
 }
 
@@ -386,7 +458,9 @@ nlohmann::json summary_json(const ReportData& data) {
             {"backends", backends},
             {"scoreboard", scoreboard},
             {"disagreements_total", data.disagreements_total},
-            {"disagreements", data.disagreements}};
+            {"disagreements", data.disagreements},
+            {"form_disagreements_total", data.form_disagreements_total},
+            {"form_disagreements", data.form_disagreements}};
 }
 
 }  // namespace reports

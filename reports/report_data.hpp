@@ -57,6 +57,10 @@ struct ReportData {
     std::vector<BackendReport> backends;
     std::vector<nlohmann::json> disagreements;  // {"case","op","dtype","statuses":{label: s}}
     std::int64_t disagreements_total = 0;
+    // Cases one backend judged differently in two graph forms:
+    // {"backend","case" (without the form),"op","dtype","forms":{form: status}}
+    std::vector<nlohmann::json> form_disagreements;
+    std::int64_t form_disagreements_total = 0;
 };
 
 // Reads the files (see read_results for the errors it throws). Throws core::Error(input) for

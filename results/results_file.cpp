@@ -51,7 +51,8 @@ constexpr Field kCaseFields[] = {{"case", Type::string},
                                  {"seconds", Type::number},
                                  {"valid", Type::boolean},
                                  {"tries", Type::count},
-                                 {"undefined_refused", Type::count}};
+                                 {"undefined_refused", Type::count},
+                                 {"graph_form", Type::string}};
 constexpr Field kMismatchFields[] = {
     {"index", Type::integer},     {"category", Type::string}, {"a", Type::string},
     {"b", Type::string},          {"expected", Type::string}, {"actual", Type::string},

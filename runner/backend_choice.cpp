@@ -25,6 +25,18 @@ backends::AdapterPaths adapter_paths() {
             ELTWISE_SOURCE_DIR "/backends/adapters"};
 }
 
+// An installed eltwise-validate has the host beside it but neither the source tree's scripts
+// nor the build tree's plugins: such an adapter is unavailable for a reason that says so,
+// instead of a child that fails to open its file.
+void check_adapter_files(const std::string& name, const std::string& command) {
+    for (const std::string& word : backends::split_command_line(command))
+        if (word.starts_with('/') && !std::filesystem::exists(word))
+            throw backends::BackendStartError(
+                "adapter '" + name + "' needs " + word +
+                ", which does not exist (adapters are not installed: they run from the source "
+                "and build trees)");
+}
+
 }  // namespace
 
 std::string backend_names() {
@@ -48,8 +60,10 @@ std::unique_ptr<backends::Backend> open_backend(const std::string& name,
     if (!command.empty())
         return backends::start_process_backend({backends::split_command_line(command)});
     if (auto builtin = backends::make_builtin_backend(name)) return builtin;
-    if (const std::string cmd = adapter_command_line(name); !cmd.empty())
+    if (const std::string cmd = adapter_command_line(name); !cmd.empty()) {
+        check_adapter_files(name, cmd);
         return backends::start_process_backend({backends::split_command_line(cmd)});
+    }
     throw std::invalid_argument("unknown backend '" + name + "' (known: " + backend_names() + ")");
 }
 

@@ -75,9 +75,9 @@ CaseResult evaluate(backends::Backend& backend, const core::OpVersion& op,
                     const case_sources::CaseData& data, const EvaluationSettings& settings,
                     std::int64_t& next_call_id) {
     CaseResult r;
-    const backends::Call call{next_call_id++,  &op,
-                              data.attributes, &data.a,
-                              &data.b,         case_timeout(settings.timeout_seconds, data)};
+    const backends::Call call{next_call_id++, &op,     data.attributes,
+                              &data.a,        &data.b, case_timeout(settings.timeout_seconds, data),
+                              data.graph_form};
     // Large cases: the expected output is computed while the backend computes its own, so
     // that a backend in another process does not leave the validator's cores idle.
     std::future<core::OpOutput> expected;

@@ -68,15 +68,24 @@ CaseResult CaseRunner::evaluate(const core::OpVersion& op, const case_sources::C
 // hung: the minimal case that fails the same way.
 std::optional<ShrinkOutcome> CaseRunner::shrink(const case_sources::PlannedCase& c,
                                                 const CaseResult& result) {
-    const auto run = [&](const case_sources::CaseData& d) { return evaluate(*c.op, d); };
+    // Every candidate runs in the case's graph form, and its id keeps the form's prefix.
+    const auto run = [&](case_sources::CaseData d) {
+        d.graph_form = c.graph_form;
+        return evaluate(*c.op, d);
+    };
+    const std::string base(runtime_id(c.id));
+    const auto in_form = [&](std::optional<ShrinkOutcome> m) {
+        if (m) m->id = c.id.substr(0, c.id.size() - base.size()) + m->id;
+        return m;
+    };
     const results::Status s = result.status;
     if (s != results::Status::failed && s != results::Status::crashed && s != results::Status::hung)
         return std::nullopt;
-    if (const auto key = case_sources::parse_exhaustive16_case_id(c.id))
-        return narrow_block_failure(*key, result, options.shrink_budget, run);
-    const auto key = case_sources::parse_random_case_id(c.id);
+    if (const auto key = case_sources::parse_exhaustive16_case_id(base))
+        return in_form(narrow_block_failure(*key, result, options.shrink_budget, run));
+    const auto key = case_sources::parse_random_case_id(base);
     if (!key || s == results::Status::hung) return std::nullopt;
-    return shrink_failure(*key, result, options.shrink_budget, run);
+    return in_form(shrink_failure(*key, result, options.shrink_budget, run));
 }
 
 // The repro files of a deviation: of its minimal case when it was shrunk.
@@ -125,8 +134,10 @@ void CaseRunner::record(const case_sources::PlannedCase& c, const case_sources::
 }
 
 void CaseRunner::judge(const std::string& id, results::Status status, const nlohmann::json& line) {
-    if (status == results::Status::passed && results::is_named(expectations, id))
-        now_passing.push_back(id);
+    // REFUSED_UNDEFINED passes too: the defined elements all matched.
+    const bool passes =
+        status == results::Status::passed || status == results::Status::refused_undefined;
+    if (passes && results::is_named(expectations, id)) now_passing.push_back(id);
     if (!results::is_deviation(status)) return;
     deviations.push_back({id, status});
     if (results::find_expectation(expectations, id, status)) return;
@@ -143,8 +154,9 @@ void CaseRunner::recall(const nlohmann::json& line) {
     // as run_claimed() says: a block that was built (it has shapes) and claimed
     const bool checked = !line.value("shapes", nlohmann::json()).empty() &&
                          !line.value("message", "").starts_with(kNotClaimed);
-    const auto key = line["source"] == "exhaustive16" ? case_sources::parse_exhaustive16_case_id(id)
-                                                      : std::nullopt;
+    const auto key = line["source"] == "exhaustive16"
+                         ? case_sources::parse_exhaustive16_case_id(runtime_id(id))
+                         : std::nullopt;
     if (checked && key)
         summary.add_sweep(key->function.id, key->block.pairs(), line.value("seconds", 0.0));
 }
@@ -153,8 +165,9 @@ void CaseRunner::recall(const nlohmann::json& line) {
 void CaseRunner::run(const case_sources::PlannedCase& c) {
     const auto start = std::chrono::steady_clock::now();
     const bool checked = run_claimed(c);
-    const auto key =
-        c.source == "exhaustive16" ? case_sources::parse_exhaustive16_case_id(c.id) : std::nullopt;
+    const auto key = c.source == "exhaustive16"
+                         ? case_sources::parse_exhaustive16_case_id(runtime_id(c.id))
+                         : std::nullopt;
     if (checked && key)
         summary.add_sweep(
             key->function.id, key->block.pairs(),
@@ -258,7 +271,7 @@ int start_run(const RunOptions& o) {
         o.seed, o.count, o.onnx_dirs,
         [&](const case_sources::PlannedCase& c) { return claimed(hello, c, true); }};
     // Planned before anything is written: a usage error leaves an earlier results file alone.
-    const std::vector<case_sources::PlannedCase> planned = plan_run(o, sources);
+    const std::vector<case_sources::PlannedCase> planned = plan_run(o, sources, hello);
     if (o.list_cases) {
         for (const case_sources::PlannedCase& c : planned)
             std::cout << c.id << "\n";

@@ -68,6 +68,7 @@ nlohmann::json case_line(const CaseRecord& r) {
                         {"shapes", nlohmann::json::array()},
                         {"attributes", nlohmann::json::object()},
                         {"valid", r.data ? r.data->valid : p.valid},
+                        {"graph_form", p.graph_form},
                         {"status", results::name(result.status)},
                         {"seconds", result.seconds}};
     if (r.data) {
@@ -105,6 +106,7 @@ nlohmann::json options_json(const RunOptions& o) {
         {"ulp", o.ulp},
         {"allow_ftz", o.allow_ftz},
         {"undefined_refusal", o.undefined_refusal},
+        {"graph_forms", o.graph_forms},
         {"expected", o.expected ? nlohmann::json(*o.expected) : nlohmann::json()},
         {"write_expected", o.write_expected ? nlohmann::json(*o.write_expected) : nlohmann::json()},
         {"label", o.label}};
@@ -131,6 +133,7 @@ RunOptions options_from_json(const nlohmann::json& j) {
         o.ulp = field<int>(j, "ulp");
         o.allow_ftz = field<bool>(j, "allow_ftz");
         o.undefined_refusal = j.value("undefined_refusal", "rerun");  // not in older run lines
+        o.graph_forms = j.value("graph_forms", std::vector<std::string>{"runtime"});
         o.expected = optional_text(j, "expected");
         o.write_expected = optional_text(j, "write_expected");
         o.label = field<std::string>(j, "label");

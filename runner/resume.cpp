@@ -144,7 +144,7 @@ int resume_run(const RunOptions& given) {
     case_sources::SourceOptions sources{
         o.seed, o.count, o.onnx_dirs,
         [&](const case_sources::PlannedCase& c) { return claimed(hello, c, true); }};
-    const std::vector<case_sources::PlannedCase> planned = plan_run(o, sources);
+    const std::vector<case_sources::PlannedCase> planned = plan_run(o, sources, hello);
     CaseRunner runner = make_case_runner(o, planned.size());
     std::unordered_map<std::string, std::int64_t> done;
     const std::uint64_t length = results::read_case_lines(path, [&](const nlohmann::json& line) {

@@ -27,6 +27,8 @@ struct RunOptions {
     int ulp = 0;
     bool allow_ftz = false;
     std::string undefined_refusal = "rerun";  // or "deviation"
+    // How the backend's graph gets the inputs: each case runs in each form the backend builds.
+    std::vector<std::string> graph_forms{"runtime"};
     std::string out = "eltwise-results";
     std::optional<std::string> expected;
     std::optional<std::string> write_expected;

@@ -33,6 +33,19 @@ std::string now_text() {
     return text;
 }
 
+// --graph-forms, in the order given, less the forms the backend does not build.
+std::vector<std::string> graph_forms_of(const RunOptions& o, const backends::Hello& hello) {
+    std::vector<std::string> forms;
+    for (const std::string& f : o.graph_forms) {
+        if (!backends::is_graph_form(f))
+            throw std::invalid_argument("--graph-forms: unknown form '" + f +
+                                        "' (runtime, const-a, const-b, const-ab, dynamic)");
+        if (hello.builds(f) && std::find(forms.begin(), forms.end(), f) == forms.end())
+            forms.push_back(f);
+    }
+    return forms;
+}
+
 }  // namespace
 
 comparison::ComparisonPolicy policy_of(const RunOptions& o) {
@@ -43,20 +56,48 @@ comparison::ComparisonPolicy policy_of(const RunOptions& o) {
             o.allow_ftz};
 }
 
+std::string_view runtime_id(std::string_view id) {
+    const std::size_t slash = id.find('/');
+    if (slash == std::string_view::npos || !backends::is_graph_form(id.substr(0, slash))) return id;
+    return id.substr(slash + 1);
+}
+
+case_sources::PlannedCase in_form(case_sources::PlannedCase c, const std::string& form) {
+    if (form == backends::kRuntimeForm) return c;
+    c.id = form + "/" + c.id;
+    c.graph_form = form;
+    c.build = [build = std::move(c.build), form] {
+        case_sources::CaseData d = build();
+        d.graph_form = form;
+        return d;
+    };
+    return c;
+}
+
 std::vector<case_sources::PlannedCase> plan_run(const RunOptions& o,
-                                                const case_sources::SourceOptions& sources) {
+                                                const case_sources::SourceOptions& sources,
+                                                const backends::Hello& hello) {
+    const std::vector<std::string> forms = graph_forms_of(o, hello);
     std::vector<case_sources::PlannedCase> planned;
     for (const std::string& id : o.case_ids) {
-        auto c = case_sources::plan_case(id, sources);
+        const std::string_view base = runtime_id(id);
+        const std::string form(base.size() == id.size()
+                                   ? backends::kRuntimeForm
+                                   : std::string_view(id).substr(0, id.size() - base.size() - 1));
+        auto c = case_sources::plan_case(base, sources);
         if (!c) throw std::invalid_argument("--case: no case '" + id + "'");
-        planned.push_back(std::move(*c));
+        if (!hello.builds(form))
+            throw std::invalid_argument("--case " + id +
+                                        ": the backend does not build graph form " + form);
+        planned.push_back(in_form(std::move(*c), form));
     }
     if (o.case_ids.empty()) {
         std::vector<std::string_view> names(o.cases.begin(), o.cases.end());
         if (names.empty()) names = case_sources::default_source_names();
         for (std::string_view source : names)
             for (case_sources::PlannedCase& c : case_sources::plan_source(source, sources))
-                planned.push_back(std::move(c));
+                for (const std::string& form : forms)  // the forms of one case side by side
+                    planned.push_back(in_form(c, form));
     }
     const auto ops = parsed_filter<const core::OpVersion*>(o.ops, "--op", [](const auto& t) {
         const core::OpVersion* op = core::find_op_version(t);

@@ -17,10 +17,17 @@ namespace runner {
 // --nan, --ulp, --allow-ftz. Throws std::invalid_argument for a bad value.
 comparison::ComparisonPolicy policy_of(const RunOptions& o);
 
-// The cases of the sources (or the --case ids), filtered by --op, --dtype, --source and --shard,
-// in plan order. Throws std::invalid_argument naming an unknown filter value or case id.
+// The cases of the sources (or the --case ids), each in every --graph-forms form the backend
+// builds, filtered by --op, --dtype, --source and --shard, in plan order. Throws
+// std::invalid_argument naming an unknown filter value, form or case id.
 std::vector<case_sources::PlannedCase> plan_run(const RunOptions& o,
-                                                const case_sources::SourceOptions& sources);
+                                                const case_sources::SourceOptions& sources,
+                                                const backends::Hello& hello);
+
+// The case id without its graph form prefix ("const-b/random:..." -> "random:...").
+std::string_view runtime_id(std::string_view id);
+// The case in another graph form: its id prefixed with "<form>/", its data built in that form.
+case_sources::PlannedCase in_form(case_sources::PlannedCase c, const std::string& form);
 
 // Whether the backend's hello claims the case: its (op version, type) when the case is valid,
 // its op version otherwise.

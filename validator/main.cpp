@@ -65,6 +65,9 @@ void add_run_options(CLI::App& run, runner::RunOptions& o) {
     run.add_option("--ulp", o.ulp, "Accept float results within N units in the last place")
         ->check(CLI::NonNegativeNumber);
     run.add_flag("--allow-ftz", o.allow_ftz, "Accept flush-to-zero / denormals-are-zero results");
+    add_list(run, "--graph-forms", o.graph_forms,
+             "Run each case in each of these graph forms that the backend builds: runtime, "
+             "const-a, const-b, const-ab, dynamic (default: runtime)");
     run.add_option("--undefined-refusal", o.undefined_refusal,
                    "A valid call refused or failed while it has undefined elements (integer "
                    "division by zero): rerun (REFUSED_UNDEFINED when it then matches) or "

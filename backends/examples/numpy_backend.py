@@ -182,7 +182,9 @@ def answer(request, evaluate=evaluate, save=save_output):
         written = save(request["out"], result)
         response.update(status="ok", dtype=type_name(written.dtype))
     except Rejected as e:
-        response.update(status="rejected", message=str(e), reason=e.kind)
+        response.update(status="rejected", message=str(e))
+        if e.kind in ("shape", "type", "attribute"):  # the protocol's reason classes
+            response["reason"] = e.kind
     except Unsupported as e:
         response.update(status="unsupported", message=str(e))
     except Exception as e:  # a bad request or file: say what happened, keep serving

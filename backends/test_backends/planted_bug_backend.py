@@ -11,6 +11,8 @@ Usage: planted_bug_backend.py --bug NAME
   refuses-zero-divisor    an integer division call with any zero divisor fails with an error, as
                           ONNX Runtime and PyTorch do; the others floor where the spec truncates
   wrong-rejection-reason  every rejection says its reason is the element type
+  const-b-reciprocal      claims the graph forms runtime and const-b; in const-b, float division
+                          multiplies by the reciprocal of the constant B (a folding rewrite)
 Everything else is answered exactly like backends/examples/numpy_backend.py.
 """
 import argparse
@@ -54,9 +56,18 @@ def refuses_zero_divisor(request):
     return floor_for_trunc(request)
 
 
+def const_b_reciprocal(request):
+    if request.get("graph_form") != "const-b" or not nb.is_division(request["op"]):
+        return nb.evaluate(request)
+    return nb.evaluate(request, compute=lambda op, dtype, floor, a, b:
+                       nb.compute(op, dtype, floor, a, np.reciprocal(b)) if dtype[0] != "f"
+                       else np.multiply(a, np.reciprocal(b)))
+
+
 BUGS = {"floor-for-trunc": floor_for_trunc, "lost-negative-zero": lost_negative_zero,
         "accept-unbroadcastable": accept_unbroadcastable,
-        "refuses-zero-divisor": refuses_zero_divisor, "wrong-rejection-reason": nb.evaluate}
+        "refuses-zero-divisor": refuses_zero_divisor, "wrong-rejection-reason": nb.evaluate,
+        "const-b-reciprocal": const_b_reciprocal}
 
 
 def answer(request, evaluate):
@@ -74,6 +85,8 @@ def main():
     if evaluate in (floor_for_trunc, refuses_zero_divisor):  # claims the pairs it gets wrong
         greeting["ops"] = {op: [t for t in types if t in nb.NUMPY_TYPES]
                            for op, types in nb.ALLOWED.items()}
+    if evaluate is const_b_reciprocal:
+        greeting["graph_forms"] = ["runtime", "const-b"]
     nb.serve(lambda request: answer(request, evaluate), greeting)
 
 

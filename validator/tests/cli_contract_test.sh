@@ -32,6 +32,10 @@ expect_equal "$(grep -A1 '^onnx.Mul-13$' <<<"$out" | tail -1 | xargs)" \
 expect_exit 0 list --json
 expect_equal "$(json_field 'len(j)')" 12 "list --json length"
 
+# --version: the project's version (what scripts/deb_test.sh prints from PATH)
+expect_exit 0 --version
+grep -qE '^eltwise-validate [0-9]+\.[0-9]+' <<<"$out" || fail "--version printed: $out"
+
 # usage errors exit 2 and say what is wrong
 expect_exit 2
 expect_exit 2 frobnicate

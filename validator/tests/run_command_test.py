@@ -366,6 +366,56 @@ class UndefinedElements(Harness):
         self.assertEqual((again["case"], again["status"]), (failed["case"], "FAILED"))
 
 
+class GraphForms(Harness):
+    """The same case run with its inputs fed at run time and as constants of the graph: a defect
+    of one form is found in that form alone."""
+    CMD = "%s %s/planted_bug_backend.py --bug const-b-reciprocal" % (PYTHON, PY_BACKENDS)
+    ALL = "runtime,const-a,const-b,const-ab,dynamic"
+    replay = PlantedBugs.replay
+    check_shrunk_size = PlantedBugs.check_shrunk_size
+
+    def test_defect_in_one_form_only(self):
+        proc, out = run(["--backend-cmd", self.CMD, "--graph-forms", self.ALL, "--cases",
+                         "random", "--op", "onnx.Div-14", "--dtype", "f32", "--count", "5"])
+        self.assert_exit(proc, 1)
+        cases = results(out)
+        # the backend builds runtime and const-b only: the other forms are not planned
+        self.assertEqual({c["graph_form"] for c in cases}, {"runtime", "const-b"})
+        runtime = [c for c in cases if c["graph_form"] == "runtime"]
+        const_b = [c for c in cases if c["graph_form"] == "const-b"]
+        self.assertEqual(len(runtime), len(const_b))
+        self.assert_all_pass(runtime)
+        failed = [c for c in const_b if c["status"] == "FAILED"]
+        self.assertTrue(failed, "the const-b defect went unnoticed")
+        c = failed[0]
+        self.assertTrue(c["case"].startswith("const-b/random:"), c["case"])
+        self.assertTrue(c["shrunk"].startswith(c["case"] + ":shrink="), c["shrunk"])
+        replayed = self.check_shrunk_size(self.CMD, c)
+        self.assertEqual(replayed["graph_form"], "const-b")
+        for m in replayed["mismatches"]:  # a * (1/b) in f32 instead of a / b, by hand
+            a, b = numpy.float32(m["a"]), numpy.float32(m["b"])
+            with numpy.errstate(all="ignore"):
+                self.assertEqual(numpy.float32(m["actual"]), a * (numpy.float32(1) / b))
+                self.assertEqual(numpy.float32(m["expected"]), a / b)
+        # the report lists the cases whose forms disagree, each form's status side by side
+        summary = os.path.join(out, "summary.json")
+        subprocess.run([VALIDATE, "report", os.path.join(out, "results.jsonl"), "--summary",
+                        summary], check=True, capture_output=True)
+        with open(summary) as f:
+            listed = json.load(f)["form_disagreements"]
+        self.assertIn({"runtime": "PASSED", "const-b": "FAILED"},
+                      [d["forms"] for d in listed if d["case"] == c["case"][len("const-b/"):]])
+
+    def test_backend_without_forms_runs_runtime_only(self):
+        example = "%s %s/numpy_backend.py" % (PYTHON, EXAMPLES)
+        base = ["--backend-cmd", example, "--cases", "spec,random", "--op", "onnx.Mul-14",
+                "--count", "2", "--list-cases"]
+        plain = run(base)[0].stdout
+        with_forms = run(base + ["--graph-forms", self.ALL])[0].stdout
+        self.assertTrue(plain)
+        self.assertEqual(with_forms, plain)
+
+
 class Results(Harness):
     def test_killed_run_leaves_complete_lines(self):
         """Done-when 4: SIGKILL half way leaves only complete JSON lines."""

@@ -7,6 +7,7 @@ which truncates) or jnp.floor_divide (Divide-1 with m_pythondiv=true). README.md
 
 The checks of each op version and the lowering of ONNX legacy and pdpd broadcasting (reshape B)
 are shared with the numpy and torch adapters: backends/adapters/numpy/converter.py.
+Graph forms const-a, const-b, const-ab: the jitted function closes over the constant array(s).
 """
 import os
 import sys
@@ -44,10 +45,12 @@ def _truncating_div(a, b):
 
 
 # One jitted function per (op kind, rounding); jit caches the compiled code per shape and dtype.
-MULTIPLY = jax.jit(jnp.multiply)
-TRUE_DIVIDE = jax.jit(jnp.true_divide)
-TRUNC_DIVIDE = jax.jit(_truncating_div)
-FLOOR_DIVIDE = jax.jit(jnp.floor_divide)
+JITTED = {f: jax.jit(f) for f in (jnp.multiply, jnp.true_divide, _truncating_div,
+                                  jnp.floor_divide)}
+# Graph forms (README.md, "Graph forms"): const-* jit a function that closes over the constant
+# array(s), which JAX embeds in the XLA program as constants. No "dynamic": XLA compiles static
+# shapes only (an exported module with symbolic shapes is refined to the call's shapes first).
+FORMS = ("const-a", "const-b", "const-ab")
 
 
 def check_numpy(a, b):
@@ -74,18 +77,29 @@ def to_numpy(result):
 
 
 def function(plan):
+    """The (not yet jitted) JAX function of a planned request."""
     if not example.is_division(plan.op):
-        return MULTIPLY
+        return jnp.multiply
     if plan.dtype.startswith(("f", "bf")):
-        return TRUE_DIVIDE  # m_pythondiv has no effect on floats
+        return jnp.true_divide  # m_pythondiv has no effect on floats
     # ONNX Div and Divide-1 with m_pythondiv=false truncate; m_pythondiv=true floors.
-    return FLOOR_DIVIDE if plan.floor else TRUNC_DIVIDE
+    return jnp.floor_divide if plan.floor else _truncating_div
 
 
 def evaluate(request):
+    form = converter.graph_form(request, FORMS)
     plan, a, b = converter.load_planned(request, check_numpy, to_jax)
-    result = function(plan)(a, b).block_until_ready()
-    return to_numpy(result)
+    f = function(plan)
+    const_a, const_b = converter.constant_inputs(form)
+    if const_a and const_b:
+        result = jax.jit(lambda: f(a, b))()
+    elif const_a:
+        result = jax.jit(lambda y: f(a, y))(b)
+    elif const_b:
+        result = jax.jit(lambda x: f(x, b))(a)
+    else:
+        result = JITTED[f](a, b)
+    return to_numpy(result.block_until_ready())
 
 
 def answer(request):
@@ -94,7 +108,8 @@ def answer(request):
 
 def hello():
     ops = converter.claims(JAX_TYPES, truncates=True)
-    return {"protocol": example.PROTOCOL, "name": "jax", "version": jax.__version__, "ops": ops}
+    return converter.with_graph_forms({"protocol": example.PROTOCOL, "name": "jax",
+                                       "version": jax.__version__, "ops": ops}, FORMS)
 
 
 if __name__ == "__main__":

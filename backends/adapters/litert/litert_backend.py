@@ -13,7 +13,8 @@ it supports (f32/f16 MUL and DIV up to rank 6); the other nodes stay on the buil
 
 The checks of each op version and the lowering of ONNX legacy and pdpd broadcasting (reshape B)
 are shared with the numpy adapter: backends/adapters/numpy/converter.py. The model is written by
-tflite_model.py (next to this file).
+tflite_model.py (next to this file). Graph forms: constant tensors with model buffers (const-a,
+const-b, const-ab), inputs with shape_signature -1 (dynamic).
 """
 import collections
 import os
@@ -50,6 +51,10 @@ KERNEL_TYPES = {"MUL": {"i16", "i32", "i64", "u32", "f16", "f32"},
 QUANTIZED = {"MUL": {"i8", "u8"}, "DIV": {"i8", "i16", "u8"}}
 CACHE_SIZE = 64
 _interpreters = collections.OrderedDict()
+# Graph forms (README.md, "Graph forms"): const-* as constant tensors whose data is a buffer of
+# the model (const-ab: a subgraph without inputs), dynamic as inputs whose shape_signature is -1
+# in every dimension, resized to the request's shapes before allocate_tensors.
+FORMS = ("const-a", "const-b", "const-ab", "dynamic")
 
 
 def kernel_name(op, dtype, floor):
@@ -103,60 +108,82 @@ def classify(error):
         raise converter.Unsupported(text) from None
 
 
-def interpreter(key):
-    """The prepared interpreter of a (kernel, type, A shape, B shape), cached."""
+def interpreter(name, dtype, a, b, form):
+    """The prepared interpreter of the form's model of (kernel, type, A, B); cached unless it
+    holds constants (their values are part of the model)."""
+    const_a, const_b = converter.constant_inputs(form)
+    key = (form, name, dtype, a.shape, b.shape)
     if key in _interpreters:
         _interpreters.move_to_end(key)
         return _interpreters[key]
-    name, dtype, a_shape, b_shape = key
     try:
-        out_shape = np.broadcast_shapes(a_shape, b_shape)
+        out_shape = np.broadcast_shapes(a.shape, b.shape)
     except ValueError:
-        out_shape = a_shape  # LiteRT itself refuses the shapes in allocate_tensors
-    model = tflite_model.build(name, dtype, a_shape, dtype, b_shape, out_shape)
+        out_shape = a.shape  # LiteRT itself refuses the shapes in allocate_tensors
+    model = tflite_model.build(name, dtype, a.shape, dtype, b.shape, out_shape,
+                               a_data=a.tobytes() if const_a else None,
+                               b_data=b.tobytes() if const_b else None,
+                               dynamic=form == "dynamic")
     try:
         result = Interpreter(model_content=model, experimental_op_resolver_type=RESOLVER)
+        if form == "dynamic":  # the shapes become known only now
+            for detail in result.get_input_details():
+                shape = {"A": a, "B": b}[detail["name"]].shape
+                result.resize_tensor_input(detail["index"], shape, strict=True)
         result.allocate_tensors()
     except (RuntimeError, ValueError) as e:
         classify(e)
         raise
-    _interpreters[key] = result
-    if len(_interpreters) > CACHE_SIZE:
-        _interpreters.popitem(last=False)
+    if not (const_a or const_b):
+        _interpreters[key] = result
+        if len(_interpreters) > CACHE_SIZE:
+            _interpreters.popitem(last=False)
     return result
 
 
+def check_broadcastable(request, plan):
+    """For a request LiteRT will not see: still refuse shapes no kernel accepts."""
+    if plan.b_shape is None:  # numpy broadcasting (the converter checked the other rules)
+        try:
+            np.broadcast_shapes(tuple(request["a"]["shape"]), tuple(request["b"]["shape"]))
+        except ValueError as e:
+            raise converter.Rejected("shape", str(e)) from None
+
+
 def evaluate(request):
+    form = converter.graph_form(request, FORMS)
     plan = converter.plan(request, no_numpy_check)
     name = kernel(plan.op, plan.dtype, plan.floor)
     if name is None:
-        if plan.b_shape is None:  # numpy broadcasting: still refuse shapes no kernel accepts
-            try:
-                np.broadcast_shapes(tuple(request["a"]["shape"]), tuple(request["b"]["shape"]))
-            except ValueError as e:
-                raise converter.Rejected("shape", str(e)) from None
+        check_broadcastable(request, plan)
         raise converter.Unsupported(why_unsupported(plan))
-    a = example.load_input(request["a"])
-    b = example.load_input(request["b"])
+    a = np.asarray(example.load_input(request["a"]), order="C")
+    b = np.asarray(example.load_input(request["b"]), order="C")
     if plan.b_shape is not None:
         b = b.reshape(plan.b_shape)
-    key = (name, plan.dtype, tuple(a.shape), tuple(b.shape))
-    runner = interpreter(key)
-    inputs = runner.get_input_details()
+    const_a, const_b = converter.constant_inputs(form)
+    if (const_a and a.size == 0) or (const_b and b.size == 0):
+        check_broadcastable(request, plan)
+        raise converter.Unsupported(
+            "LiteRT has no zero-size constants: the interpreter takes a tensor's buffer as "
+            "constant data only if it holds bytes; with an empty one the tensor is no constant")
+    runner = interpreter(name, plan.dtype, a, b, form)
+    values = {"A": a, "B": b}
     try:
-        runner.set_tensor(inputs[0]["index"], np.asarray(a, order="C"))
-        runner.set_tensor(inputs[1]["index"], np.asarray(b, order="C"))
+        for detail in runner.get_input_details():  # the inputs that are not constants
+            runner.set_tensor(detail["index"], values[detail["name"]])
         runner.invoke()
     except (RuntimeError, ValueError) as e:
-        _interpreters.pop(key, None)  # do not reuse an interpreter whose invoke failed
+        _interpreters.pop((form, name, plan.dtype, a.shape, b.shape), None)  # do not reuse it
         classify(e)
         raise
     return runner.get_tensor(runner.get_output_details()[0]["index"])
 
 
 def hello():
-    return {"protocol": example.PROTOCOL, "name": NAME, "version": ai_edge_litert.__version__,
-            "ops": claims()}
+    return converter.with_graph_forms({"protocol": example.PROTOCOL, "name": NAME,
+                                       "version": ai_edge_litert.__version__, "ops": claims()},
+                                      FORMS)
 
 
 if __name__ == "__main__":

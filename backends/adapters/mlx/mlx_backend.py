@@ -8,6 +8,8 @@ signed integer ONNX Div is not claimed. README.md has the mapping.
 
 The checks of each op version and the lowering of ONNX legacy and pdpd broadcasting (reshape B)
 are shared with the numpy and torch adapters: backends/adapters/numpy/converter.py.
+Graph forms: mx.compile of a closure over the constant array(s) (const-a, const-b, const-ab), a
+shapeless mx.compile (dynamic).
 """
 import os
 import sys
@@ -51,20 +53,50 @@ def to_numpy(result):
     return np.array(result)
 
 
-def compute(plan, a, b):
+def function(plan):
+    """The MLX function of a planned request."""
     if not example.is_division(plan.op):
-        return mx.multiply(a, b)
+        return mx.multiply
     if plan.dtype.startswith(("f", "bf")):
-        return mx.divide(a, b)  # true division; m_pythondiv has no effect on floats
+        return mx.divide  # true division; m_pythondiv has no effect on floats
     if plan.floor or plan.dtype.startswith("u"):  # unsigned: floor and truncation agree
-        return mx.floor_divide(a, b)
+        return mx.floor_divide
     raise converter.Unsupported(f"mlx {mx.__version__} has no truncating integer division "
                                 "(only floor_divide; divide gives a float quotient)")
 
 
+# Graph forms (README.md, "Graph forms"): const-* mx.compile a function that closes over the
+# constant array(s), which the compiled graph captures as constants; dynamic: one
+# mx.compile(f, shapeless=True) per (function, type, ranks), traced once on all-1 shapes, so the
+# graph the request runs on was built without its shapes.
+FORMS = ("const-a", "const-b", "const-ab", "dynamic")
+_shapeless = {}
+
+
+def shapeless(f, a, b):
+    key = (f, a.dtype, a.ndim, b.ndim)
+    if key not in _shapeless:
+        g = mx.compile(f, shapeless=True)
+        mx.eval(g(mx.ones((1,) * a.ndim, a.dtype), mx.ones((1,) * b.ndim, b.dtype)))
+        _shapeless[key] = g
+    return _shapeless[key]
+
+
 def evaluate(request):
+    form = converter.graph_form(request, FORMS)
     plan, a, b = converter.load_planned(request, check_numpy, to_mlx)
-    result = compute(plan, a, b)
+    f = function(plan)
+    const_a, const_b = converter.constant_inputs(form)
+    if const_a and const_b:
+        result = mx.compile(lambda: f(a, b))()
+    elif const_a:
+        result = mx.compile(lambda y: f(a, y))(b)
+    elif const_b:
+        result = mx.compile(lambda x: f(x, b))(a)
+    elif form == "dynamic":
+        result = shapeless(f, a, b)(a, b)
+    else:
+        result = f(a, b)
     mx.eval(result)
     return to_numpy(result)
 
@@ -75,7 +107,8 @@ def answer(request):
 
 def hello():
     ops = converter.claims(MLX_TYPES, truncates=False)
-    return {"protocol": example.PROTOCOL, "name": "mlx", "version": mx.__version__, "ops": ops}
+    return converter.with_graph_forms({"protocol": example.PROTOCOL, "name": "mlx",
+                                       "version": mx.__version__, "ops": ops}, FORMS)
 
 
 if __name__ == "__main__":

@@ -188,3 +188,24 @@ def answer_with_bf16(request, evaluate):
         response["dtype"] = "bf16"
     return response
 
+
+# Graph forms (backends/PROTOCOL.md, issue 20): how the one-node graph gets A and B. "runtime"
+# (both fed at run time, exact shapes) is the default of a request without "graph_form".
+def graph_form(request, built):
+    """The request's graph form; one the adapter does not build (`built`: the forms its hello
+    lists) is answered `unsupported`, never run as another form."""
+    form = request.get("graph_form", "runtime")
+    if form == "runtime" or form in built:
+        return form
+    forms = ", ".join(["runtime"] + [f for f in built if f != "runtime"])
+    raise Unsupported(f"graph form {form!r} is not built by this backend (it builds: {forms})")
+
+
+def constant_inputs(form):
+    """(A is a constant of the graph, B is a constant of the graph) for a graph form."""
+    return form in ("const-a", "const-ab"), form in ("const-b", "const-ab")
+
+
+def with_graph_forms(greeting, built):
+    """The hello with its "graph_forms" field (runtime first)."""
+    return {**greeting, "graph_forms": ["runtime"] + [f for f in built if f != "runtime"]}

@@ -14,6 +14,12 @@ folder) and the openvino-onnx adapter (../openvino-onnx), which import it by pat
   (text "0,1"); any other name is passed too (INT if its text is an integer, else STRING), so the
   library judges it. The only check of our own: the text of an INT/INTS attribute must be an
   int64, since it cannot be written into the model otherwise (Rejected, kind "attribute").
+- Graph forms (request field "graph_form", PROTOCOL.md): "runtime" (absent) as above; "const-a",
+  "const-b", "const-ab": that input is a graph initializer holding the .npy's values
+  (numpy_helper.from_array; bf16's raw bits viewed as ml_dtypes.bfloat16) and not a graph input,
+  and the model's ir_version is at least 4 (IR 3 allows initializers only as default values of
+  graph inputs); "dynamic": A and B are inputs of the same rank whose dims are all symbolic
+  ("A0", "A1", ..., "B0", ...). Models with constants are not cached (cache_key None).
 
 `claims()` is every (ONNX op version, type) of the op-version table (core/op_table.json, through
 converter.op_table; domain onnx only).
@@ -25,9 +31,10 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "numpy"))
 import converter  # noqa: E402
 
+import ml_dtypes  # noqa: E402
 import numpy as np  # noqa: E402
 import onnx  # noqa: E402
-from onnx import TensorProto, helper  # noqa: E402
+from onnx import TensorProto, helper, numpy_helper  # noqa: E402
 
 example = converter.example
 Rejected, Unsupported = converter.Rejected, converter.Unsupported
@@ -42,6 +49,9 @@ INT_ATTRIBUTES = {"broadcast", "axis"}
 INTS_ATTRIBUTES = {"consumed_inputs"}
 _INTEGER = re.compile(r"-?[0-9]+")
 ONNX_OPS = {op: row for op, row in converter.op_table.OPS.items() if row["domain"] == "onnx"}
+# Graph form -> the inputs that are constants of the graph (initializers).
+CONSTANTS = {"runtime": "", "const-a": "A", "const-b": "B", "const-ab": "AB", "dynamic": ""}
+GRAPH_FORMS = list(CONSTANTS)
 
 
 def claims():
@@ -81,30 +91,59 @@ def element_type(dtype):
     return ELEMENT_TYPES[dtype]
 
 
+def graph_form(request):
+    """The request's graph form ("runtime" when absent); an unknown one is Unsupported."""
+    form = request.get("graph_form", "runtime")
+    if form not in CONSTANTS:
+        raise Unsupported(f"graph form {form!r} is not one this adapter builds")
+    return form
+
+
+def runtime_inputs(request):
+    """(name, tensor) of the inputs fed at run time in the request's graph form."""
+    constants = CONSTANTS[graph_form(request)]
+    return [(n, request[n.lower()]) for n in "AB" if n not in constants]
+
+
+def _initializer(name, tensor):
+    array = load_input(tensor)
+    return numpy_helper.from_array(
+        array.view(ml_dtypes.bfloat16) if tensor["dtype"] == "bf16" else array, name)
+
+
 def build(request):
-    """The ModelProto of C = Op(A, B) for one request."""
+    """The ModelProto of C = Op(A, B) for one request, in its graph form."""
     op_type, version = parse_op(request["op"])
+    form = graph_form(request)
     a, b = request["a"], request["b"]
+    types = {"A": element_type(a["dtype"]), "B": element_type(b["dtype"])}
     node = helper.make_node(op_type, ["A", "B"], ["C"])
     node.attribute.extend(attribute(name, str(text))
                           for name, text in request.get("attributes", {}).items())
+    inputs = [helper.make_tensor_value_info(
+        n, types[n], [f"{n}{i}" for i in range(len(t["shape"]))] if form == "dynamic"
+        else t["shape"]) for n, t in runtime_inputs(request)]
+    initializers = [_initializer(n, request[n.lower()]) for n in CONSTANTS[form]]
     rank = max(len(a["shape"]), len(b["shape"]))
     graph = helper.make_graph(
-        [node], f"{op_type}-{version}",
-        [helper.make_tensor_value_info("A", element_type(a["dtype"]), a["shape"]),
-         helper.make_tensor_value_info("B", element_type(b["dtype"]), b["shape"])],
-        [helper.make_tensor_value_info("C", element_type(a["dtype"]),
-                                       [f"C{i}" for i in range(rank)])])
+        [node], f"{op_type}-{version}", inputs,
+        [helper.make_tensor_value_info("C", types["A"], [f"C{i}" for i in range(rank)])],
+        initializer=initializers)
     opset = helper.make_opsetid("", version)
+    ir_version = helper.find_min_ir_version_for([opset])
     return helper.make_model(graph, opset_imports=[opset], producer_name="eltwise-validate",
-                             ir_version=helper.find_min_ir_version_for([opset]))
+                             ir_version=max(ir_version, 4) if initializers else ir_version)
 
 
 def cache_key(request):
-    """Everything that goes into the model: (op, attributes, types, shapes)."""
+    """Everything that goes into the model: (form, op, attributes, types, shapes); None for a
+    model with constants (built for its request alone)."""
+    form = graph_form(request)
+    if CONSTANTS[form]:
+        return None
     a, b = request["a"], request["b"]
-    return (request["op"], tuple(sorted((k, str(v)) for k, v in
-                                        request.get("attributes", {}).items())),
+    return (form, request["op"], tuple(sorted((k, str(v)) for k, v in
+                                              request.get("attributes", {}).items())),
             a["dtype"], tuple(a["shape"]), b["dtype"], tuple(b["shape"]))
 
 
@@ -116,6 +155,16 @@ def load_input(tensor):
 
 class Failed(Exception):
     """The library failed on a model it accepted: the answer is `error` with its message."""
+
+
+def run_failure(request, text, shape_error):
+    """What the library's failure while running means. In the dynamic form the model leaves the
+    shapes to run time, so the library checks them only then: a failure whose text matches its
+    shape check (`shape_error`) is its verdict on the inputs (Rejected, as the model's check is
+    in the other forms). Anything else is Failed (`error`)."""
+    if graph_form(request) == "dynamic" and shape_error.search(text):
+        return Rejected("shape", text)
+    return Failed(text)
 
 
 def message(e):

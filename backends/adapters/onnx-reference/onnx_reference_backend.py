@@ -15,6 +15,7 @@ booleans, unknown attributes and more. README.md says what each answer means.
 """
 import collections
 import os
+import re
 import resource
 import sys
 import warnings
@@ -37,11 +38,13 @@ MAX_CACHED = 64
 # cap on the address space turns those into a MemoryError (answer `error`) instead of
 # exhausting the machine's memory.
 ADDRESS_SPACE_LIMIT = 2 << 30
+# numpy's broadcasting error: in the dynamic form, the evaluator's only check of the shapes.
+SHAPE_ERROR = re.compile(r"could not be broadcast")
 # Division by zero and overflow are test data: numpy's RuntimeWarnings are noise on stderr.
 warnings.filterwarnings("ignore", category=RuntimeWarning)
 
 
-Failed, _message = onnx_model.Failed, onnx_model.message
+_message = onnx_model.message
 
 
 def _validate(model):
@@ -56,7 +59,8 @@ _sessions = collections.OrderedDict()
 
 
 def session(request):
-    """The checked model's ReferenceEvaluator, cached by (op, attributes, types, shapes)."""
+    """The checked model's ReferenceEvaluator, cached by (form, op, attributes, types, shapes)
+    unless the model holds constants."""
     key = onnx_model.cache_key(request)
     if key in _sessions:
         _sessions.move_to_end(key)
@@ -67,6 +71,8 @@ def session(request):
         evaluator = ReferenceEvaluator(model)
     except NotImplementedError as e:
         raise Unsupported(_message(e)) from None
+    if key is None:
+        return evaluator
     _sessions[key] = evaluator
     if len(_sessions) > MAX_CACHED:
         _sessions.popitem(last=False)
@@ -87,16 +93,16 @@ def type_name(dtype):
 
 def evaluate(request):
     evaluator = session(request)
-    a = to_library(onnx_model.load_input(request["a"]), request["a"]["dtype"])
-    b = to_library(onnx_model.load_input(request["b"]), request["b"]["dtype"])
+    feeds = {name: to_library(onnx_model.load_input(t), t["dtype"])
+             for name, t in onnx_model.runtime_inputs(request)}
     try:
         with np.errstate(all="ignore"):
-            (c,) = evaluator.run(None, {"A": a, "B": b})
+            (c,) = evaluator.run(None, feeds)
     except NotImplementedError as e:
         raise Unsupported(_message(e)) from None
     except Exception as e:  # noqa: BLE001  the library failed on a model it accepted
         cause = f" (caused by {_message(e.__cause__)})" if e.__cause__ else ""
-        raise Failed(_message(e) + cause) from None
+        raise onnx_model.run_failure(request, _message(e) + cause, SHAPE_ERROR) from None
     c = np.asarray(c)
     return type_name(c.dtype), c
 
@@ -107,7 +113,7 @@ def answer(request):
 
 def hello():
     return {"protocol": example.PROTOCOL, "name": "onnx-reference", "version": onnx.__version__,
-            "ops": onnx_model.claims()}
+            "ops": onnx_model.claims(), "graph_forms": onnx_model.GRAPH_FORMS}
 
 
 def limit_memory():

@@ -10,6 +10,9 @@
 // what it has kernels for, what it calls invalid, and the values. The adapter computes nothing.
 // Answers: a missing kernel -> `unsupported` (ORT's message verbatim); a model or inputs that
 // ORT calls invalid -> `rejected` (ORT's message); anything else -> `error`. See README.md.
+// Graph forms (request field `graph_form`): const-a / const-b / const-ab make that input a graph
+// initializer holding the .npy's bytes (not a graph input; IR version at least 4); dynamic
+// declares A and B with symbolic dims (dim_param) of the same rank.
 import fs from 'node:fs';
 import readline from 'node:readline';
 
@@ -22,6 +25,8 @@ const PROTOCOL = 'eltwise-backend/1';
 // The ONNX schema comes from Debian's libonnx-dev: it is ONNX's own onnx.proto, not a copy.
 const ONNX_PROTO = process.env.ELTWISE_ONNX_PROTO || '/usr/include/onnx/onnx.proto';
 const MAX_CACHED_SESSIONS = 64;
+// Graph form -> the inputs that are constants of the graph (initializers).
+const CONSTANTS = { runtime: '', 'const-a': 'A', 'const-b': 'B', 'const-ab': 'AB', dynamic: '' };
 
 // The suite's element types: ONNX TensorProto type, onnxruntime-node tensor type, .npy code and
 // the typed array the bytes are viewed as. bf16 has no onnxruntime-node tensor type (`ort` is
@@ -57,7 +62,8 @@ const NO_KERNEL = /Could not find an implementation|Failed to find kernel|NOT_IM
 const INVALID_MODEL = new RegExp(['invalid model', 'Type Error', 'ShapeInferenceError',
   'TypeInferenceError', 'Unrecognized attribute', 'Mismatched attribute', 'INVALID_ARGUMENT',
   'INVALID_GRAPH'].join('|'));
-const INVALID_INPUTS = /Attempting to broadcast|Integer division by zero|INVALID_ARGUMENT/;
+// Run-time shape errors ("Can broadcast 0 by 0 or 1. 3 is invalid."): seen in the dynamic form only.
+const INVALID_INPUTS = /Attempting to broadcast|Can broadcast .* is invalid|Integer division by zero|INVALID_ARGUMENT/;
 
 class Answer extends Error {
   // An answer other than `ok`, thrown from wherever it is decided.
@@ -109,35 +115,65 @@ function attribute(name, text) {
   return { name, type: AttributeType.STRING, s: Buffer.from(text, 'utf8') };
 }
 
-function valueInfo(name, dtype, shape) {
+// A graph input; `dynamic`: every dim symbolic (A0, A1, ...), only the rank fixed.
+function valueInfo(name, dtype, shape, dynamic = false) {
   const tensorType = { elemType: DataType[TYPES[dtype].proto] };
-  if (shape) tensorType.shape = { dim: shape.map((d) => ({ dimValue: d })) };
+  if (shape) {
+    tensorType.shape = { dim: shape.map((d, i) => (dynamic ? { dimParam: `${name}${i}` } : { dimValue: d })) };
+  }
   return { name, type: { tensorType } };
 }
 
+function graphForm(request) {
+  const form = request.graph_form ?? 'runtime';
+  if (!Object.hasOwn(CONSTANTS, form)) {
+    throw new Answer('unsupported', `graph form ${JSON.stringify(form)} is not one this adapter builds`);
+  }
+  return form;
+}
+
+// The inputs fed at run time in the request's graph form: [name, tensor of the request].
+function runtimeInputs(request) {
+  return ['A', 'B'].filter((n) => !CONSTANTS[graphForm(request)].includes(n))
+    .map((n) => [n, request[n.toLowerCase()]]);
+}
+
+// An initializer holding the .npy's bytes as they are (bf16: its raw bits).
+function initializer(name, input) {
+  const data = readNpy(input);
+  return { name, dataType: DataType[TYPES[input.dtype].proto], dims: input.shape,
+    rawData: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) };
+}
+
 // The one-node model: C = Op(A, B), the output typed like A (ORT's type inference checks B).
+// IR 3 allows initializers only as default values of graph inputs: with constants, IR >= 4.
 function modelBytes(request, op) {
+  const form = graphForm(request);
   const attributes = Object.entries(request.attributes || {}).map(([k, v]) => attribute(k, String(v)));
+  const initializers = [...CONSTANTS[form]].map((n) => initializer(n, request[n.toLowerCase()]));
   const graph = {
     name: `${op.type}-${op.opset}`,
     node: [{ opType: op.type, domain: '', input: ['A', 'B'], output: ['C'], attribute: attributes }],
-    input: [valueInfo('A', request.a.dtype, request.a.shape),
-      valueInfo('B', request.b.dtype, request.b.shape)],
+    input: runtimeInputs(request).map(([n, t]) => valueInfo(n, t.dtype, t.shape, form === 'dynamic')),
     output: [valueInfo('C', request.a.dtype, null)],
+    initializer: initializers,
   };
   const model = {
-    irVersion: irVersion(op.opset), producerName: 'eltwise-validate', graph,
-    opsetImport: [{ domain: '', version: op.opset }],
+    irVersion: initializers.length ? Math.max(irVersion(op.opset), 4) : irVersion(op.opset),
+    producerName: 'eltwise-validate', graph, opsetImport: [{ domain: '', version: op.opset }],
   };
   return ModelProto.encode(ModelProto.fromObject(model)).finish();
 }
 
-// Sessions are cached by everything that went into the model, least recently used dropped first.
+// Sessions are cached by everything that went into the model, least recently used dropped first;
+// a model with constants is built for its request alone (evaluate releases its session).
 const sessions = new Map();
 
 async function session(request, op) {
-  const key = JSON.stringify([request.op, request.attributes || {}, request.a.dtype, request.a.shape,
-    request.b.dtype, request.b.shape]);
+  const form = graphForm(request);
+  if (CONSTANTS[form]) return createSession(modelBytes(request, op));
+  const key = JSON.stringify([form, request.op, request.attributes || {}, request.a.dtype,
+    request.a.shape, request.b.dtype, request.b.shape]);
   let cached = sessions.get(key);
   if (cached) {
     sessions.delete(key);
@@ -163,7 +199,8 @@ async function createSession(bytes) {
   } catch (e) {
     const message = e && e.message ? e.message : String(e);
     if (NO_KERNEL.test(message)) throw new Answer('unsupported', message);
-    if (INVALID_MODEL.test(message)) throw new Answer('rejected', message);
+    // A constant B holding a zero: the Div kernel's constructor refuses it as run() does.
+    if (INVALID_MODEL.test(message) || INVALID_INPUTS.test(message)) throw new Answer('rejected', message);
     throw new Answer('error', `InferenceSession.create: ${message}`);
   }
 }
@@ -238,7 +275,7 @@ function tensor(input) {
 }
 
 async function execute(s, request) {
-  const feeds = { A: tensor(request.a), B: tensor(request.b) };
+  const feeds = Object.fromEntries(runtimeInputs(request).map(([n, t]) => [n, tensor(t)]));
   try {
     return (await s.run(feeds)).C;
   } catch (e) {
@@ -258,7 +295,13 @@ async function evaluate(request) {
   for (const input of [request.a, request.b]) {
     if (!TYPES[input.dtype]) throw new Answer('rejected', `unknown element type ${input.dtype}`);
   }
-  const result = await execute(await session(request, op), request);
+  const s = await session(request, op);
+  let result;
+  try {
+    result = await execute(s, request);
+  } finally {
+    if (CONSTANTS[graphForm(request)]) await s.release();
+  }
   const dtype = outputName(result.type);
   writeNpy(request.out, TYPES[dtype].descr, result.dims, result.data);
   return dtype;
@@ -281,7 +324,8 @@ function send(message) {
 }
 
 async function serve() {
-  send({ protocol: PROTOCOL, name: 'onnxruntime', version: ort.env.versions.node, ops: CLAIMS });
+  send({ protocol: PROTOCOL, name: 'onnxruntime', version: ort.env.versions.node, ops: CLAIMS,
+    graph_forms: Object.keys(CONSTANTS) });
   const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
   for await (const line of lines) { // one request at a time: the next line waits for this answer
     if (!line.trim()) continue;

@@ -11,7 +11,8 @@ static shapes, one opset1 Multiply or Divide made by OpenVINO's NodeFactory with
 attributes), compiled for "CPU" and run once. OpenVINO judges types, shapes and attribute values
 itself; its errors while building or compiling the model are answered `rejected`, errors while
 running a built model `error`. The protocol loop, input loading and output writing are those of
-backends/examples/numpy_backend.py.
+backends/examples/numpy_backend.py. Graph forms (request field graph_form): opset1 Constants in
+place of Parameters (const-a, const-b, const-ab), or Parameters with dynamic dims (dynamic).
 """
 import collections
 import os
@@ -47,6 +48,10 @@ AXIS_KEY = "auto_broadcast.auto_broadcast_axis"
 _INT = re.compile(r"[+-]?[0-9]+")
 _BOOLS = {"true": True, "false": False, "1": True, "0": False}
 
+# Graph forms (README.md, "Graph forms"): const-* as opset1 Constant nodes, dynamic as Parameters
+# whose every dimension is dynamic; const-ab is a model without Parameters (OpenVINO compiles it).
+FORMS = ("const-a", "const-b", "const-ab", "dynamic")
+
 core = ov.Core()
 factory = NodeFactory("opset1")
 compiled = collections.OrderedDict()  # key -> (compiled model, its infer request); LRU
@@ -81,32 +86,49 @@ def ov_type(info):
     return OV_TYPES[info["dtype"]]
 
 
-def compile_model(request):
+def input_node(info, name, form, value):
+    """A or B as the form has it: a Constant holding `value` (an ov.Tensor, copied), or a
+    Parameter with the exact shape (runtime) or every dimension dynamic (dynamic, same rank)."""
+    if value is not None:
+        return ov.op.Constant(value, shared_memory=False)
+    shape = ov.PartialShape([-1] * len(info["shape"])) if form == "dynamic" else info["shape"]
+    return ov.opset1.parameter(shape, ov_type(info), name=name)
+
+
+def compile_model(request, form="runtime"):
     """The compiled one-node model of a request, from the cache or built now. Raises Rejected
-    with OpenVINO's message if OpenVINO refuses to build or compile it."""
+    with OpenVINO's message if OpenVINO refuses to build or compile it. Models holding
+    constants are not cached (their values are part of the model)."""
     op, a, b = request["op"], request["a"], request["b"]
     if op not in OPS:
         raise example.Unsupported(f"this backend does not implement {op}")
     attributes = encode_attributes(op, request.get("attributes", {}))
-    key = (op, tuple(sorted(attributes.items())), a["dtype"], b["dtype"], tuple(a["shape"]),
-           tuple(b["shape"]))
+    const_a, const_b = converter.constant_inputs(form)
+    key = (form, op, tuple(sorted(attributes.items())), a["dtype"], b["dtype"],
+           tuple(a["shape"]), tuple(b["shape"]))
     if key in compiled:
         compiled.move_to_end(key)
         return compiled[key]
+    ov_type(a), ov_type(b)  # an unknown type name is refused before the files are read
+    value_a = to_tensor(a) if const_a else None  # a bad file is an error, not a rejection
+    value_b = to_tensor(b) if const_b else None
     try:
-        pa = ov.opset1.parameter(a["shape"], ov_type(a), name="A")
-        pb = ov.opset1.parameter(b["shape"], ov_type(b), name="B")
-        node = factory.create(OPS[op], [pa.output(0), pb.output(0)], attributes)
-        model = ov.Model([node], [pa, pb], "eltwise")
+        na = input_node(a, "A", form, value_a)
+        nb = input_node(b, "B", form, value_b)
+        node = factory.create(OPS[op], [na.output(0), nb.output(0)], attributes)
+        parameters = [n for n, c in ((na, const_a), (nb, const_b)) if not c]
+        model = ov.Model([node], parameters, "eltwise")
         model_compiled = core.compile_model(model, "CPU")
     except Rejected:
         raise
     except Exception as e:  # OpenVINO's check of types, shapes or attributes
         raise Rejected("model", f"{type(e).__name__}: {e}".strip()) from None
-    compiled[key] = (model_compiled, model_compiled.create_infer_request())
-    while len(compiled) > CACHE_SIZE:
-        compiled.popitem(last=False)
-    return compiled[key]
+    result = (model_compiled, model_compiled.create_infer_request())
+    if not (const_a or const_b):
+        compiled[key] = result
+        while len(compiled) > CACHE_SIZE:
+            compiled.popitem(last=False)
+    return result
 
 
 def to_tensor(info):
@@ -119,11 +141,20 @@ def to_tensor(info):
 def answer(request):
     response = {"id": request.get("id", -1) if isinstance(request, dict) else -1}
     try:
-        _, infer = compile_model(request)
-        a, b = to_tensor(request["a"]), to_tensor(request["b"])
-        infer.set_input_tensor(0, a)
-        infer.set_input_tensor(1, b)
-        infer.infer()
+        form = converter.graph_form(request, FORMS)
+        _, infer = compile_model(request, form)
+        const_a, const_b = converter.constant_inputs(form)
+        inputs = [to_tensor(request[k]) for k, c in (("a", const_a), ("b", const_b)) if not c]
+        for i, tensor in enumerate(inputs):
+            infer.set_input_tensor(i, tensor)
+        try:
+            infer.infer()
+        except Exception as e:
+            # dynamic: the shapes meet only here; a refusal by OpenVINO's shape inference (its
+            # message names src/.../shape_inference/) is a refusal of the inputs, as at build time
+            if form == "dynamic" and "shape_inference" in str(e):
+                raise Rejected("shape", f"{type(e).__name__}: {e}".strip()) from None
+            raise
         output = infer.get_output_tensor(0)
         name = TYPE_NAMES[output.get_element_type().get_type_name()]
         data = output.data
@@ -141,8 +172,8 @@ def answer(request):
 
 
 def hello():
-    return {"protocol": example.PROTOCOL, "name": "openvino", "version": ov.get_version(),
-            "ops": CLAIMS}
+    return converter.with_graph_forms({"protocol": example.PROTOCOL, "name": "openvino",
+                                       "version": ov.get_version(), "ops": CLAIMS}, FORMS)
 
 
 if __name__ == "__main__":
