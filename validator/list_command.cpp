@@ -54,8 +54,17 @@ nlohmann::json to_json(const core::OpVersion& op) {
 // Each version's allowed types next to what the backend claims: `+t` claimed although the spec
 // does not allow it, `-t` allowed but not claimed.
 int list_claims(const backends::Hello& hello, bool as_json) {
-    nlohmann::json out = {{"backend", hello.name}, {"version", hello.version}, {"ops", {}}};
-    if (!as_json) std::cout << "backend " << hello.name << " " << hello.version << "\n";
+    std::vector<std::string> forms{std::string(backends::kRuntimeForm)};
+    for (const std::string& f : hello.graph_forms)
+        if (f != backends::kRuntimeForm) forms.push_back(f);
+    nlohmann::json out = {
+        {"backend", hello.name}, {"version", hello.version}, {"graph_forms", forms}, {"ops", {}}};
+    if (!as_json) {
+        std::cout << "backend " << hello.name << " " << hello.version << "\ngraph forms";
+        for (const std::string& f : forms)
+            std::cout << " " << f;
+        std::cout << "\n";
+    }
     for (const auto& op : core::op_versions()) {
         const auto it = hello.ops.find(op.id());
         const std::vector<core::ElementType> claimed =

@@ -161,8 +161,11 @@ def run_failure(request, text, shape_error):
     """What the library's failure while running means. In the dynamic form the model leaves the
     shapes to run time, so the library checks them only then: a failure whose text matches its
     shape check (`shape_error`) is its verdict on the inputs (Rejected, as the model's check is
-    in the other forms). Anything else is Failed (`error`)."""
-    if graph_form(request) == "dynamic" and shape_error.search(text):
+    in the other forms). Anything else is Failed (`error`). Opsets 1 and 6 broadcast by their
+    `broadcast`/`axis` attributes, which the model's check does not know either: their failures
+    stay Failed in every form."""
+    legacy = parse_op(request["op"])[1] < 7
+    if graph_form(request) == "dynamic" and not legacy and shape_error.search(text):
         return Rejected("shape", text)
     return Failed(text)
 
