@@ -90,14 +90,8 @@ def evaluate(request):
     form = converter.graph_form(request, FORMS)
     plan, a, b = converter.load_planned(request, check_numpy, to_jax)
     f = function(plan)
-    const_a, const_b = converter.constant_inputs(form)
-    if const_a and const_b:
-        result = jax.jit(lambda: f(a, b))()
-    elif const_a:
-        result = jax.jit(lambda y: f(a, y))(b)
-    elif const_b:
-        result = jax.jit(lambda x: f(x, b))(a)
-    else:
+    result = converter.with_constants(jax.jit, f, a, b, form)
+    if result is None:
         result = JITTED[f](a, b)
     return to_numpy(result.block_until_ready())
 

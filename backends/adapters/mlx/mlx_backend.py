@@ -86,17 +86,9 @@ def evaluate(request):
     form = converter.graph_form(request, FORMS)
     plan, a, b = converter.load_planned(request, check_numpy, to_mlx)
     f = function(plan)
-    const_a, const_b = converter.constant_inputs(form)
-    if const_a and const_b:
-        result = mx.compile(lambda: f(a, b))()
-    elif const_a:
-        result = mx.compile(lambda y: f(a, y))(b)
-    elif const_b:
-        result = mx.compile(lambda x: f(x, b))(a)
-    elif form == "dynamic":
-        result = shapeless(f, a, b)(a, b)
-    else:
-        result = f(a, b)
+    result = converter.with_constants(mx.compile, f, a, b, form)
+    if result is None:
+        result = shapeless(f, a, b)(a, b) if form == "dynamic" else f(a, b)
     mx.eval(result)
     return to_numpy(result)
 

@@ -206,6 +206,20 @@ def constant_inputs(form):
     return form in ("const-a", "const-ab"), form in ("const-b", "const-ab")
 
 
+def with_constants(compile, f, a, b, form):
+    """f(a, b) with the form's constant inputs closed over by the function `compile` builds (a
+    jit or graph compiler), so that the library sees them as constants; None for a form without
+    constants."""
+    const_a, const_b = constant_inputs(form)
+    if const_a and const_b:
+        return compile(lambda: f(a, b))()
+    if const_a:
+        return compile(lambda y: f(a, y))(b)
+    if const_b:
+        return compile(lambda x: f(x, b))(a)
+    return None
+
+
 def with_graph_forms(greeting, built):
     """The hello with its "graph_forms" field (runtime first)."""
     return {**greeting, "graph_forms": ["runtime"] + [f for f in built if f != "runtime"]}
