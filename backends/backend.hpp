@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,12 +31,15 @@ std::string_view name(Outcome o);
 
 struct Result {
     Outcome outcome = Outcome::error;
-    core::Tensor output;  // `ok` only
+    core::Tensor output;  // `ok` only, unless it is shared_output
     // rejected / unsupported / error: the backend's message. crashed: "SIGSEGV" or
     // "exit status 3", then the last lines of stderr. hung: the timeout. protocol_error: what
     // was wrong with the answer or the output file.
     std::string message;
     std::string reason{};  // rejected: the backend's class of the rejection, or "" (PROTOCOL.md 6)
+    // `ok` from a backend that wrote its output into shared memory (PROTOCOL.md section 9, item
+    // 17): the output in place, valid until the backend's next call; `output` is then empty.
+    std::optional<core::TensorView> shared_output{};
 };
 
 class Backend {

@@ -15,6 +15,7 @@
 #include <system_error>
 
 #include "backends/child_process.hpp"
+#include "backends/output_region.hpp"
 #include "core/op_config.hpp"
 #include "io/npy_file.hpp"
 
@@ -135,7 +136,7 @@ struct CallFiles {
 };
 
 // Writes the inputs and returns the request line, '\n' included.
-std::string send_files(const Call& call, const CallFiles& files) {
+std::string send_files(const Call& call, const CallFiles& files, std::optional<OutRegion> region) {
     io::write_npy(files.a, *call.a, io::NpyWrite::in_place);
     io::write_npy(files.b, *call.b, io::NpyWrite::in_place);
     const Request request{call.id,
@@ -144,7 +145,8 @@ std::string send_files(const Call& call, const CallFiles& files) {
                           {files.a, call.a->type, call.a->shape},
                           {files.b, call.b->type, call.b->shape},
                           files.out,
-                          call.graph_form};
+                          call.graph_form,
+                          std::move(region)};
     return to_line(request) + '\n';
 }
 
@@ -192,15 +194,20 @@ class ProcessBackend : public Backend {
     Started start() const;
     [[noreturn]] void fail_start(ChildProcess& child, const std::string& what) const;
     std::optional<Result> ensure_child();  // a Result when a needed restart failed
-    Result conclude(Wait wait, const Call& call, const CallFiles& files, const std::string& line);
-    Result interpret(const Call& call, const CallFiles& files, const std::string& line);
+    std::optional<OutRegion> offer_region(const Call& call);
+    Result conclude(Wait wait, const Call& call, const CallFiles& files, const std::string& line,
+                    bool offered);
+    Result interpret(const Call& call, const CallFiles& files, const std::string& line,
+                     bool offered);
     Result read_output(const Call& call, const std::string& path,
                        std::optional<core::ElementType> dtype);
+    Result read_region(std::optional<core::ElementType> dtype);
     Result fault(Outcome outcome, std::string message);
 
     ProcessOptions options_;
     std::string command_;                  // for messages
     ScratchDir scratch_;                   // outlives child_, which may be writing in it
+    OutputRegion region_;                  // for a hello with output_region; likewise
     std::unique_ptr<ChildProcess> child_;  // null after a fault until the next call
     Hello hello_;                          // from the first start
 };
@@ -279,9 +286,10 @@ std::optional<Result> ProcessBackend::ensure_child() {
 Result ProcessBackend::run(const Call& call) {
     if (!call.op || !call.a || !call.b) return {Outcome::error, {}, "incomplete call"};
     const CallFiles files(scratch_.path(), call.id);
+    const std::optional<OutRegion> region = offer_region(call);
     std::string request;
     try {
-        request = send_files(call, files);
+        request = send_files(call, files, region);
     } catch (const std::exception& e) {
         return {Outcome::error, {}, std::string("cannot pass the inputs: ") + e.what()};
     }
@@ -295,14 +303,22 @@ Result ProcessBackend::run(const Call& call) {
         if (std::optional<Result> failed = ensure_child()) return *failed;
         wait = child_->exchange(request, deadline_after(call.timeout_seconds), line);
     }
-    return conclude(wait, call, files, line);
+    return conclude(wait, call, files, line, region.has_value());
+}
+
+// The shared output region for a backend whose hello offers to write into it, large enough for
+// an honest answer, its old content spoiled; nothing when memory cannot be had (files then).
+std::optional<OutRegion> ProcessBackend::offer_region(const Call& call) {
+    if (!hello_.output_region || !region_.reserve(expected_output_bytes(call))) return std::nullopt;
+    region_.invalidate();
+    return OutRegion{region_.path(), region_.bytes()};
 }
 
 Result ProcessBackend::conclude(Wait wait, const Call& call, const CallFiles& files,
-                                const std::string& line) {
+                                const std::string& line, bool offered) {
     switch (wait) {
         case Wait::line:
-            return interpret(call, files, line);
+            return interpret(call, files, line, offered);
         case Wait::unread:
         case Wait::ended:
             return fault(Outcome::crashed, child_->kill_and_reap());
@@ -316,8 +332,8 @@ Result ProcessBackend::conclude(Wait wait, const Call& call, const CallFiles& fi
     return fault(Outcome::protocol_error, "unreachable");
 }
 
-Result ProcessBackend::interpret(const Call& call, const CallFiles& files,
-                                 const std::string& line) {
+Result ProcessBackend::interpret(const Call& call, const CallFiles& files, const std::string& line,
+                                 bool offered) {
     Response response;
     try {
         response = parse_response(line);
@@ -331,6 +347,10 @@ Result ProcessBackend::interpret(const Call& call, const CallFiles& files,
         case Answer::ok:
             // Without a dtype the file says what it holds: a bf16 result sent without "dtype"
             // reads as u16, a type mismatch for the comparison to report.
+            if (response.in_region && !offered)
+                return fault(Outcome::protocol_error,
+                             "answer says in_region, but the request offered no out_region");
+            if (response.in_region) return read_region(response.dtype);
             return read_output(call, files.out, response.dtype);
         case Answer::rejected:
             return {Outcome::rejected, {}, response.message, response.reason};
@@ -361,6 +381,18 @@ Result ProcessBackend::read_output(const Call& call, const std::string& path,
         // the file after the lstat.
         const io::NpyReadLimits limits{.max_file_bytes = limit, .follow_symlinks = false};
         return {Outcome::ok, io::read_npy(path, dtype, limits), ""};
+    } catch (const std::exception& e) {
+        return fault(Outcome::protocol_error, e.what());
+    }
+}
+
+// The output in the region, viewed in place: the backend is alive and may still write to the
+// region, which can change the verdict but never make a read fault (the memfd's size is sealed).
+Result ProcessBackend::read_region(std::optional<core::ElementType> dtype) {
+    try {
+        Result r{Outcome::ok, {}, ""};
+        r.shared_output = io::view_npy(region_.data(), dtype, "out_region " + region_.path());
+        return r;
     } catch (const std::exception& e) {
         return fault(Outcome::protocol_error, e.what());
     }

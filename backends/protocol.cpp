@@ -61,6 +61,19 @@ TensorFile tensor_file(const json& j, const char* key) {
     return t;
 }
 
+bool bool_field(const json& j, const char* key) {
+    const json& v = field(j, key);
+    if (!v.is_boolean()) throw ProtocolError(std::string("field \"") + key + "\" is not a boolean");
+    return v.get<bool>();
+}
+
+OutRegion out_region(const json& v) {
+    if (!v.is_object()) throw ProtocolError("field \"out_region\" is not an object");
+    const json& bytes = field(v, "bytes");
+    if (!bytes.is_number_unsigned()) throw ProtocolError("out_region.bytes is not a byte count");
+    return {string_field(v, "path"), bytes.get<std::uint64_t>()};
+}
+
 constexpr Answer kAnswers[] = {Answer::ok, Answer::rejected, Answer::unsupported, Answer::error};
 
 }  // namespace
@@ -117,6 +130,7 @@ std::string to_line(const Hello& h) {
     }
     json j{{"protocol", kProtocolName}, {"name", h.name}, {"version", h.version}, {"ops", ops}};
     if (!h.graph_forms.empty()) j["graph_forms"] = h.graph_forms;
+    if (h.output_region) j["output_region"] = true;
     return j.dump();
 }
 
@@ -128,6 +142,8 @@ std::string to_line(const Request& r) {
            {"b", tensor_json(r.b)},
            {"out", r.out}};
     if (!r.graph_form.empty() && r.graph_form != kRuntimeForm) j["graph_form"] = r.graph_form;
+    if (r.out_region)
+        j["out_region"] = {{"path", r.out_region->path}, {"bytes", r.out_region->bytes}};
     return j.dump();
 }
 
@@ -136,6 +152,7 @@ std::string to_line(const Response& r) {
     if (r.dtype) j["dtype"] = core::name(*r.dtype);
     if (!r.message.empty()) j["message"] = r.message;
     if (!r.reason.empty()) j["reason"] = r.reason;
+    if (r.in_region) j["in_region"] = true;
     return j.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
@@ -182,6 +199,7 @@ Hello parse_hello(std::string_view line) {
         }
     }
     if (j.contains("graph_forms")) h.graph_forms = graph_forms_field(j["graph_forms"]);
+    if (j.contains("output_region")) h.output_region = bool_field(j, "output_region");
     return h;
 }
 
@@ -207,6 +225,7 @@ Request parse_request(std::string_view line) {
         if (!is_graph_form(r.graph_form))
             throw ProtocolError("unknown graph_form \"" + r.graph_form + "\"");
     }
+    if (j.contains("out_region")) r.out_region = out_region(j["out_region"]);
     return r;
 }
 
@@ -233,6 +252,9 @@ Response parse_response(std::string_view line) {
         if (r.status != Answer::rejected)
             throw ProtocolError("a reason comes with status \"rejected\" only");
     }
+    if (j.contains("in_region")) r.in_region = bool_field(j, "in_region");
+    if (r.in_region && r.status != Answer::ok)
+        throw ProtocolError("in_region comes with status \"ok\" only");
     return r;
 }
 

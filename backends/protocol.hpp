@@ -32,13 +32,15 @@ inline constexpr std::string_view kGraphForms[] = {"runtime", "const-a", "const-
                                                    "dynamic"};
 bool is_graph_form(std::string_view name);
 
-// What a backend claims: op-version id ("onnx.Mul-14") -> element types, and the graph forms it
-// builds (none listed: runtime only).
+// What a backend claims: op-version id ("onnx.Mul-14") -> element types, the graph forms it
+// builds (none listed: runtime only), and whether it can write its output into the validator's
+// shared memory (PROTOCOL.md section 9, item 17).
 struct Hello {
     std::string name;
     std::string version;
     std::map<std::string, std::vector<core::ElementType>> ops;
     std::vector<std::string> graph_forms{};
+    bool output_region = false;
 
     bool claims(std::string_view op_id) const;
     bool claims(std::string_view op_id, core::ElementType t) const;
@@ -52,13 +54,21 @@ struct TensorFile {
     core::Shape shape;
 };
 
+// Shared memory of `bytes` bytes that the backend may open at `path` and write the output's whole
+// .npy into, from offset 0, instead of writing the file `out` (PROTOCOL.md section 9, item 17).
+struct OutRegion {
+    std::string path;
+    std::uint64_t bytes = 0;
+};
+
 struct Request {
     std::int64_t id = 0;
     std::string op;  // op-version id
     core::AttributeMap attributes;
     TensorFile a, b;
-    std::string out;           // where an `ok` answer's output file goes
-    std::string graph_form{};  // "" or "runtime": not sent
+    std::string out;                        // where an `ok` answer's output file goes
+    std::string graph_form{};               // "" or "runtime": not sent
+    std::optional<OutRegion> out_region{};  // only to backends whose hello offers it
 };
 
 enum class Answer { ok, rejected, unsupported, error };
@@ -69,7 +79,8 @@ struct Response {
     Answer status = Answer::ok;
     std::optional<core::ElementType> dtype;  // `ok`: the output type, when given
     std::string message;
-    std::string reason{};  // `rejected`: one of kRejectionReasons, or "" when not given
+    std::string reason{};    // `rejected`: one of kRejectionReasons, or "" when not given
+    bool in_region = false;  // `ok`: the output is in the request's out_region, not at `out`
 };
 
 // The classes of a rejection (PROTOCOL.md section 6): what about the inputs is invalid.

@@ -81,6 +81,8 @@ def select_blocks(build, op, dtype, mode, blocks):
 def backend_args(build, mode):
     if mode == "in_process":
         return ["--backend", "optimized"]
+    if mode.startswith("adapter:"):
+        return ["--backend", mode.split(":", 1)[1]]
     host = os.path.join(build, "bin", "eltwise-backend-host")
     plugin = os.path.join(build, "lib", "libeltwise_optimized_plugin.so")
     return ["--backend-cmd", f"{shlex.quote(host)} {shlex.quote(plugin)}"]
@@ -137,6 +139,7 @@ def measure_ceiling(build, rep, smoke):
 
 def table(lines, selected):
     ok = [l for l in lines if l.get("status") == "ok"]
+    ok = [l for l in ok if l["kind"] == "copy_ceiling" or l.get("mode")]
     ceilings = [l["gb_per_s"] * 1e9 for l in ok if l["kind"] == "copy_ceiling"]
     ceiling = statistics.median(ceilings) if ceilings else None
     rows = ["| function | in-process M pairs/s | host M pairs/s | host/in-process "
@@ -161,6 +164,19 @@ def table(lines, selected):
         rows.append(f"| {label} ({fid}) | {fmt(rate['in_process'], 1)} "
                     f"| {fmt(rate['host'], 1)} | {fmt(ratio, 2)} "
                     f"| {fmt(share(rate['in_process']), 3)} | {fmt(share(rate['host']), 3)} |")
+    adapters = sorted({l["mode"] for l in ok if l.get("mode", "").startswith("adapter:")})
+    if adapters:
+        rows += ["", "| function | adapter | M pairs/s | ÷ in-process |", "|---|---|---:|---:|"]
+    for label, _, _, fid, _ in selected:
+        base = [l["m_pairs_per_s"] for l in ok if l["kind"] == "validate"
+                and l["function"] == label and l["mode"] == "in_process"]
+        for mode in adapters:
+            r = [l["m_pairs_per_s"] for l in ok if l["kind"] == "validate"
+                 and l["function"] == label and l["mode"] == mode]
+            if r:
+                ratio = f"{statistics.median(r) / statistics.median(base):.3f}" if base else "n/a"
+                rows.append(f"| {label} | {mode.split(':', 1)[1]} | "
+                            f"{statistics.median(r):.1f} | {ratio} |")
     rows.append("")
     rows.append(f"- copy ceiling: {fmt_gb(ceiling)} (parallel memcpy, median of "
                 f"{len(ceilings)} measurements), {BYTES_PER_PAIR} bytes per validated pair")
@@ -174,8 +190,9 @@ def fmt_gb(ceiling):
 def run(args):
     blocks = 1 if args.smoke else args.blocks
     reps = 1 if args.smoke else args.reps
+    chosen = [f for f in FUNCTIONS if not args.function or f[0] in args.function]
     selected = [(label, op, dtype, *select_blocks(args.build_dir, op, dtype, mode, blocks))
-                for label, op, dtype, mode in FUNCTIONS]
+                for label, op, dtype, mode in chosen]
     lines = [{"kind": "meta", "blocks": blocks, "pairs_per_measurement": blocks * 256 * A_VALUES,
               "reps": reps, "nproc": os.cpu_count(), "loadavg_before": os.getloadavg(),
               "omp_num_threads": os.environ.get("OMP_NUM_THREADS")}]
@@ -192,7 +209,8 @@ def run(args):
             emit(measure_ceiling(args.build_dir, rep, args.smoke))
             for label, op, dtype, fid, ids in selected:
                 # Alternate which mode goes first so neither always runs on a warmer machine.
-                for mode in (MODES if rep % 2 == 0 else MODES[::-1]):
+                modes = MODES + tuple(f"adapter:{a}" for a in args.adapter or [])
+                for mode in (modes if rep % 2 == 0 else modes[::-1]):
                     emit(measure(args.build_dir, label, op, dtype, fid, ids, mode, rep, scratch))
             print(f"exhaustive16_bench: rep {rep + 1}/{reps} done, load average "
                   f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}",
@@ -212,7 +230,14 @@ def main():
     p.add_argument("--blocks", type=int, default=16,
                    help="blocks of 256 x 65536 pairs per measurement, 1..16 (default 16)")
     p.add_argument("--smoke", action="store_true", help="1 block per function, 1 repetition")
+    p.add_argument("--function", action="append", metavar="LABEL",
+                   help="measure only this function (a row label such as 'f16 mul'); repeatable")
+    p.add_argument("--adapter", action="append", metavar="NAME",
+                   help="also measure this --backend NAME (an adapter); repeatable")
     args = p.parse_args()
+    unknown = set(args.function or []) - {f[0] for f in FUNCTIONS}
+    if unknown:
+        p.error(f"unknown --function {sorted(unknown)}; the labels: {[f[0] for f in FUNCTIONS]}")
     if args.reps < 1:
         p.error("--reps must be >= 1")
     if not 1 <= args.blocks <= 16:

@@ -13,6 +13,9 @@
 #   --no-install     skip scripts/install_dependencies.sh
 #   --no-build       use the binaries already in the build dir
 #   --build-dir DIR  configure (Release) and use DIR instead of the release preset's build/release
+#   --function LABEL only this function's row, e.g. --function 'f16 mul' (repeatable)
+#   --blocks N       blocks per measurement, 1..16 (default 16)
+#   --adapter NAME   also measure `--backend NAME` (an adapter, e.g. numpy; repeatable)
 #
 # A full run measures 16 blocks (268 M pairs) per function and mode: about 3 minutes with 5 reps
 # on 2 cores. Smoke rates are far lower: one block is dominated by the process's first-block costs.
@@ -23,6 +26,7 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(dirname "$here")"
 smoke=()
+functions=()
 reps=5
 install=1
 build=1
@@ -34,7 +38,10 @@ while [ $# -gt 0 ]; do
     --no-install) install=0 ;;
     --no-build) build=0 ;;
     --build-dir) build_dir="$(realpath -m "$2")"; shift ;;
-    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    --function) functions+=(--function "$2"); shift ;;
+    --adapter) functions+=(--adapter "$2"); shift ;;
+    --blocks) functions+=(--blocks "$2"); shift ;;
+    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
     *) echo "exhaustive16_benchmark: unknown option $1" >&2; exit 2 ;;
   esac
   shift
@@ -70,7 +77,7 @@ load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
 # The driver needs only the standard library: any python3 will do.
 status=0
 python3 "$here/exhaustive16_bench.py" --build-dir "$build_dir" --jsonl "$jsonl" \
-  --reps "$reps" "${smoke[@]}" || status=$?
+  --reps "$reps" "${smoke[@]}" "${functions[@]}" || status=$?
 # Other jobs on the cores distort multi-threaded timings most: say how busy the machine was.
 echo "- machine: $(nproc) cores, OMP_NUM_THREADS=$OMP_NUM_THREADS, load average before: $load_before, after: $(cut -d' ' -f1-3 /proc/loadavg)"
 [ "$status" -eq 0 ] || log "a run failed or a block did not pass (see $jsonl)"

@@ -5,8 +5,11 @@
 //     response, comparison).
 //  2. Throughput: validated elements per second on 2^24-element f32 cases, through the host
 //     with the optimized plugin versus the built-in optimized backend in process.
+//  3. With --backend-cmd, both for any other backend command as well (an adapter: its small
+//     cases per second, and its large-case rate against the built-in backend's).
 #include <CLI/CLI.hpp>
 
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 
@@ -59,6 +62,21 @@ std::unique_ptr<backends::Backend> hosted(const std::string& plugin) {
     return backends::start_process_backend({{ELTWISE_BENCH_HOST, plugin}});
 }
 
+// The rows of one --backend-cmd backend: small cases/s, and the 2^N rate against in process.
+void print_other(const std::string& command, const Workload& small, const Workload& large,
+                 int small_cases, int reps, double builtin_large_s) {
+    auto backend = backends::start_process_backend({backends::split_command_line(command)});
+    const double small_s =
+        seconds_per_batch(*backend, small, small_cases, reps, results::Status::passed);
+    const double large_s = seconds_per_batch(*backend, large, 1, reps, results::Status::passed);
+    const double n = static_cast<double>(large.data.a.size());
+    std::printf("| small cases/s, `%s` | %.0f |\n", command.c_str(), small_cases / small_s);
+    std::printf("| validated Melem/s 2^%d f32, `%s` | %.0f |\n", static_cast<int>(std::log2(n)),
+                command.c_str(), n / large_s / 1e6);
+    std::printf("| ratio `%s` / in process (2^%d) | %.2f |\n", command.c_str(),
+                static_cast<int>(std::log2(n)), builtin_large_s / large_s);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -69,6 +87,12 @@ int main(int argc, char** argv) {
         ->capture_default_str();
     app.add_option("--reps", reps, "Timed repetitions (median)")->capture_default_str();
     app.add_option("--log2-elements", log2_large, "Size of the large cases")->capture_default_str();
+    std::vector<std::string> others;
+    int other_small_cases = 500;
+    app.add_option("--backend-cmd", others, "Also measure this backend command (repeatable)");
+    app.add_option("--other-small-cases", other_small_cases,
+                   "Small cases per timed batch of a --backend-cmd backend")
+        ->capture_default_str();
     CLI11_PARSE(app, argc, argv);
 
     const Workload small = workload(16), large = workload(std::int64_t{1} << log2_large);
@@ -101,5 +125,7 @@ int main(int argc, char** argv) {
                 n / builtin_large_s / 1e6);
     std::printf("| ratio host / in process (2^%d) | %.2f |\n", log2_large,
                 builtin_large_s / plugin_large_s);
+    for (const std::string& command : others)
+        print_other(command, small, large, other_small_cases, reps, builtin_large_s);
     return 0;
 }

@@ -293,8 +293,15 @@ struct Operands {
     const core::Tensor& a;
     const core::Tensor& b;
     const core::Tensor& expected;
-    const core::Tensor& actual;
+    const core::TensorView& actual;
 };
+
+// Element i of a view as a one-element tensor, for the element text functions.
+core::Tensor element_of(const core::TensorView& v, std::int64_t i) {
+    const std::size_t size = core::byte_size(v.type);
+    return core::TensorView{v.type, {1}, v.bytes.subspan(static_cast<std::size_t>(i) * size, size)}
+        .copy();
+}
 
 std::string hex_bits(const core::Tensor& t, std::int64_t i) {
     char buf[24];
@@ -305,12 +312,13 @@ std::string hex_bits(const core::Tensor& t, std::int64_t i) {
 
 Mismatch describe_element(const Operands& t, Outcome o, std::int64_t i, std::int64_t ia,
                           std::int64_t ib) {
+    const core::Tensor actual = element_of(t.actual, i);
     Mismatch m{i,
                category_name(o),
                core::format_element(t.a, ia),
                core::format_element(t.b, ib),
                core::format_element(t.expected, i),
-               core::format_element(t.actual, i),
+               core::format_element(actual, 0),
                {},
                {},
                {},
@@ -319,7 +327,7 @@ Mismatch describe_element(const Operands& t, Outcome o, std::int64_t i, std::int
         m.a_bits = hex_bits(t.a, ia);
         m.b_bits = hex_bits(t.b, ib);
         m.expected_bits = hex_bits(t.expected, i);
-        m.actual_bits = hex_bits(t.actual, i);
+        m.actual_bits = hex_bits(actual, 0);
     }
     return m;
 }
@@ -412,7 +420,7 @@ Comparison header_mismatch(const char* category, std::string expected, std::stri
 
 Comparison compare_output(const core::PreparedCall& call, const core::Tensor& a,
                           const core::Tensor& b, const core::OpOutput& expected,
-                          const core::Tensor& actual, const ComparisonPolicy& policy,
+                          const core::TensorView& actual, const ComparisonPolicy& policy,
                           std::size_t limit) {
     check_call(call, a, b, expected.value);
     if (actual.shape != expected.value.shape)

@@ -56,9 +56,10 @@ struct Comparison {
 // expected.undefined are never compared. The shape is checked first (category "shape", count
 // 1, no element comparison follows), then the element type ("dtype"), then every element.
 // Throws std::invalid_argument when expected, a or b do not fit `call` (a caller's bug).
+// `actual` may be a view of memory another process wrote (compared in place, never copied).
 Comparison compare_output(const core::PreparedCall& call, const core::Tensor& a,
                           const core::Tensor& b, const core::OpOutput& expected,
-                          const core::Tensor& actual, const ComparisonPolicy& policy,
+                          const core::TensorView& actual, const ComparisonPolicy& policy,
                           std::size_t limit = 8);
 
 // "nan:2 value:1" (or "passed"), then one line per recorded mismatch, for case messages.

@@ -142,12 +142,17 @@ void check_element_types(const OpVersion& op, ElementType a, ElementType b) {
                                                  " (allowed: " + to_string(op.element_types) + ")");
 }
 
+PreparedCall prepare_call(const OpVersion& op, const AttributeMap& attributes, ElementType a_type,
+                          const Shape& a_shape, ElementType b_type, const Shape& b_shape) {
+    check_element_types(op, a_type, b_type);
+    PreparedCall call{&op, a_type, resolve_attributes(op, attributes), {}};
+    call.plan = make_plan(a_shape, b_shape, call.config.broadcast);
+    return call;
+}
+
 PreparedCall prepare_call(const OpVersion& op, const AttributeMap& attributes, const Tensor& a,
                           const Tensor& b) {
-    check_element_types(op, a.type, b.type);
-    PreparedCall call{&op, a.type, resolve_attributes(op, attributes), {}};
-    call.plan = make_plan(a.shape, b.shape, call.config.broadcast);
-    return call;
+    return prepare_call(op, attributes, a.type, a.shape, b.type, b.shape);
 }
 
 }  // namespace core

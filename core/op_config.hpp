@@ -35,5 +35,8 @@ struct PreparedCall {
 };
 PreparedCall prepare_call(const OpVersion& op, const AttributeMap& attributes, const Tensor& a,
                           const Tensor& b);
+// The same from the inputs' types and shapes alone.
+PreparedCall prepare_call(const OpVersion& op, const AttributeMap& attributes, ElementType a_type,
+                          const Shape& a_shape, ElementType b_type, const Shape& b_shape);
 
 }  // namespace core

@@ -1,6 +1,7 @@
 #include "core/tensor.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <limits>
 #include <stdexcept>
 
@@ -61,6 +62,21 @@ void Tensor::check_storage(std::size_t element_size) const {
     if (element_size != byte_size(type))
         throw std::logic_error("tensor of " + std::string(name(type)) +
                                " accessed with a storage type of another size");
+}
+
+Tensor TensorView::copy() const {
+    Tensor t{type, shape, {}};
+    t.bytes.assign(bytes.begin(), bytes.end());
+    return t;
+}
+
+void TensorView::check_storage(std::size_t element_size, std::size_t alignment) const {
+    if (element_size != byte_size(type))
+        throw std::logic_error("tensor view of " + std::string(name(type)) +
+                               " accessed with a storage type of another size");
+    if (reinterpret_cast<std::uintptr_t>(bytes.data()) % alignment != 0)
+        throw std::logic_error("tensor view of " + std::string(name(type)) +
+                               " whose bytes are not aligned to its element");
 }
 
 }  // namespace core

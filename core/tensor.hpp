@@ -88,6 +88,31 @@ struct Tensor {
     void check_storage(std::size_t element_size) const;
 };
 
+// A tensor's type, shape and bytes, owned elsewhere: an output compared where another process
+// wrote it, without a copy. Valid as long as the bytes are.
+struct TensorView {
+    ElementType type = ElementType::f32;
+    Shape shape;
+    std::span<const std::byte> bytes;
+
+    TensorView() = default;
+    TensorView(ElementType type_, Shape shape_, std::span<const std::byte> bytes_)
+        : type(type_), shape(std::move(shape_)), bytes(bytes_) {}
+    TensorView(const Tensor& t) : type(t.type), shape(t.shape), bytes(t.bytes) {}  // NOLINT
+
+    std::int64_t size() const { return static_cast<std::int64_t>(bytes.size() / byte_size(type)); }
+    // Throws std::logic_error on a storage type of another size or unaligned bytes.
+    template <class T>
+    std::span<const T> values() const {
+        check_storage(sizeof(T), alignof(T));
+        return {reinterpret_cast<const T*>(bytes.data()), bytes.size() / sizeof(T)};
+    }
+    Tensor copy() const;
+
+  private:
+    void check_storage(std::size_t element_size, std::size_t alignment) const;
+};
+
 // Builds a tensor from typed values; the count must match the shape.
 template <ElementType T>
 Tensor make_tensor(Shape shape, const std::vector<Storage<T>>& values) {

@@ -470,8 +470,11 @@ ElementType npy_element_type(const NpyHeader& header, std::optional<ElementType>
                       "'), but " + std::string(core::name(*dtype)) + " was requested");
 }
 
-void check_npy_data_size(const NpyHeader& header, ElementType type, std::uint64_t available,
-                         const std::string& path) {
+namespace {
+
+// The data bytes the header's shape needs, when `available` holds at least that many. Throws.
+std::uint64_t npy_data_bytes(const NpyHeader& header, ElementType type, std::uint64_t available,
+                             const std::string& path, std::string& layout) {
     std::int64_t count = 0;
     try {
         count = core::element_count(header.shape);
@@ -479,18 +482,50 @@ void check_npy_data_size(const NpyHeader& header, ElementType type, std::uint64_
         bad_npy(path, std::string("invalid shape: ") + e.what());
     }
     const std::uint64_t item = core::byte_size(type);
-    const std::string layout = "shape " + core::to_string(header.shape) + " of '" + header.descr +
-                               "' needs " + std::to_string(count) + " elements of " +
-                               std::to_string(item) + " bytes";
+    layout = "shape " + core::to_string(header.shape) + " of '" + header.descr + "' needs " +
+             std::to_string(count) + " elements of " + std::to_string(item) + " bytes";
     // By division: count * item may not fit in 64 bits (a header may claim 2^62 elements of 8
     // bytes).
     if (static_cast<std::uint64_t>(count) > available / item)
         bad_npy(path, "data is shorter than the header says: " + layout + ", but only " +
                           std::to_string(available) + " bytes follow the header");
-    const std::uint64_t needed = static_cast<std::uint64_t>(count) * item;
+    return static_cast<std::uint64_t>(count) * item;
+}
+
+}  // namespace
+
+void check_npy_data_size(const NpyHeader& header, ElementType type, std::uint64_t available,
+                         const std::string& path) {
+    std::string layout;
+    const std::uint64_t needed = npy_data_bytes(header, type, available, path, layout);
     if (available > needed)
         bad_npy(path, "trailing garbage: " + layout + ", and " +
                           std::to_string(available - needed) + " more bytes follow them");
+}
+
+core::TensorView view_npy(std::span<const std::byte> region, std::optional<ElementType> dtype,
+                          const std::string& path) {
+    const NpyHeader header = parse_npy_header(region, path);
+    const ElementType type = npy_element_type(header, dtype, path);
+    if (header.big_endian != (std::endian::native == std::endian::big) || header.fortran_order)
+        bad_npy(path, "an output in shared memory must be little-endian and in C order ('" +
+                          header.descr + "', fortran_order " +
+                          (header.fortran_order ? "True" : "False") + ")");
+    const std::size_t item = core::byte_size(type);
+    if (header.data_offset % item != 0)
+        bad_npy(path, "the data starts at byte " + std::to_string(header.data_offset) +
+                          ", not aligned to its " + std::to_string(item) + "-byte elements");
+    std::string layout;
+    const std::uint64_t needed =
+        npy_data_bytes(header, type, region.size() - header.data_offset, path, layout);
+    const auto data = region.subspan(header.data_offset, needed);
+    if (type == ElementType::boolean)
+        for (std::size_t i = 0; i < data.size(); ++i)
+            if (data[i] > std::byte{1})
+                bad_npy(path, "boolean element " + std::to_string(i) + " has byte value " +
+                                  std::to_string(static_cast<unsigned>(data[i])) +
+                                  " (expected 0 or 1)");
+    return {type, header.shape, data};
 }
 
 core::Tensor read_npy(const std::string& path, std::optional<core::ElementType> dtype,

@@ -51,6 +51,13 @@ core::ElementType npy_element_type(const NpyHeader& header, std::optional<core::
 void check_npy_data_size(const NpyHeader& header, core::ElementType type, std::uint64_t available,
                          const std::string& path);
 
+// The .npy at the start of `region` (shared memory a backend wrote its output into, PROTOCOL.md
+// section 9 item 17), viewed in place: read_npy's header checks, and the data must be
+// little-endian, in C order, aligned to its elements and inside the region (which may go on
+// after it). Throws core::Error(input) naming `path`.
+core::TensorView view_npy(std::span<const std::byte> region, std::optional<core::ElementType> dtype,
+                          const std::string& path);
+
 // The descr a type is stored as: "<f4", "|u1"; bf16 travels as raw "<u2" bits.
 std::string npy_descr(core::ElementType t);
 // Magic, version, header length and dict of a C-order little-endian file, padded with spaces

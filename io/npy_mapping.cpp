@@ -145,6 +145,29 @@ MappedInput::MappedInput(const std::string& path, ElementType dtype, const core:
     }
 }
 
+// ---- RegionMapping ----
+
+std::span<std::byte> RegionMapping::map(const std::string& path, std::uint64_t bytes) {
+    if (mapping_ && path == path_ && bytes == bytes_) return {mapping_.data(), mapping_.length()};
+    mapping_.reset();
+    const auto fail = [&](const std::string& why) -> HostError {
+        return HostError("out_region '" + path + "' " + why);
+    };
+    if (bytes == 0 || bytes > static_cast<std::uint64_t>(std::numeric_limits<off_t>::max()))
+        throw fail("has the unusable size " + std::to_string(bytes));
+    const FileDescriptor fd(::open(path.c_str(), O_RDWR | O_CLOEXEC | O_NONBLOCK));
+    if (fd.get() < 0) throw fail("cannot be opened: " + errno_text(errno));
+    struct stat st {};
+    if (::fstat(fd.get(), &st) != 0) throw fail("cannot be examined: " + errno_text(errno));
+    // Touching a page past the end of a shared file is SIGBUS: the file must hold every byte.
+    if (!S_ISREG(st.st_mode) || static_cast<std::uint64_t>(st.st_size) < bytes)
+        throw fail("is not a regular file of at least " + std::to_string(bytes) + " bytes");
+    mapping_ = FileMapping(fd.get(), static_cast<std::size_t>(bytes), true, path);
+    path_ = path;
+    bytes_ = bytes;
+    return {mapping_.data(), mapping_.length()};
+}
+
 // ---- OutputFile ----
 
 void* OutputFile::allocate(void* ctx, const char* dtype, int rank, const std::int64_t* shape) {
@@ -204,7 +227,16 @@ void* OutputFile::create(const char* dtype, int rank, const std::int64_t* dims) 
     constexpr auto kMaxFileSize = static_cast<std::size_t>(std::numeric_limits<off_t>::max());
     if (count > (kMaxFileSize - preamble.size()) / item)
         throw HostError("allocate: the output size overflows");
-    std::byte* data = output_buffer(std::max<std::size_t>(count * item, 1));
+    // In the region: the preamble's length is a multiple of 64, so the data is aligned too.
+    in_region_ =
+        preamble.size() <= region_.size() && count <= (region_.size() - preamble.size()) / item;
+    std::byte* data = nullptr;
+    if (in_region_) {
+        std::memcpy(region_.data(), preamble.data(), preamble.size());
+        data = region_.data() + preamble.size();
+    } else {
+        data = output_buffer(std::max<std::size_t>(count * item, 1));
+    }
     data_ = data;
     preamble_ = std::move(preamble);
     data_bytes_ = count * item;
@@ -215,6 +247,10 @@ void* OutputFile::create(const char* dtype, int rank, const std::int64_t* dims) 
 
 void OutputFile::finish() {
     if (!allocated_) throw HostError("no output was allocated");
+    if (in_region_) {
+        allocated_ = false;
+        return;
+    }
     const FileDescriptor fd(::open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
     if (fd.get() < 0) throw HostError("cannot create '" + path_ + "': " + errno_text(errno));
     write_all(fd.get(), reinterpret_cast<const std::byte*>(preamble_.data()), preamble_.size(),

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -62,10 +63,27 @@ class MappedInput {
     std::vector<std::uint64_t> aligned_copy_;
 };
 
-// The output file of one request: created by the plugin's allocate call, mapped read-write.
+// The shared memory requests offer for the output (backends/PROTOCOL.md section 9, item 17),
+// mapped read-write and kept mapped while they name the same path and size.
+class RegionMapping {
+  public:
+    // The region at `path` of `bytes` bytes. Throws HostError when it cannot be opened or
+    // mapped, or is smaller than `bytes`.
+    std::span<std::byte> map(const std::string& path, std::uint64_t bytes);
+
+  private:
+    std::string path_;
+    std::uint64_t bytes_ = 0;
+    FileMapping mapping_;
+};
+
+// The output of one request, created by the plugin's allocate call: in the request's shared
+// region when one is given and the whole .npy fits in it, else in the host's own buffer, written
+// to the output file by finish().
 class OutputFile {
   public:
-    explicit OutputFile(std::string path) : path_(std::move(path)) {}
+    explicit OutputFile(std::string path, std::span<std::byte> region = {})
+        : path_(std::move(path)), region_(region) {}
 
     // The eltwise_allocate_fn contract (eltwise_backend.h); ctx is the OutputFile. Never throws.
     // The buffer is the host's own, 64-byte aligned and reused from call to call.
@@ -76,8 +94,10 @@ class OutputFile {
     // Why the last allocate returned NULL, or "".
     const std::string& failure() const { return failure_; }
 
-    // Writes the .npy file: the header, then the buffer. Throws HostError (a full /dev/shm too).
+    // Writes the .npy file: the header, then the buffer; nothing when the output went to the
+    // region. Throws HostError (a full /dev/shm too).
     void finish();
+    bool in_region() const { return in_region_; }
     // Forgets the output; nothing was written.
     void discard() { allocated_ = false; }
 
@@ -85,6 +105,8 @@ class OutputFile {
     void* create(const char* dtype, int rank, const std::int64_t* shape);
 
     std::string path_;
+    std::span<std::byte> region_;
+    bool in_region_ = false;
     std::string preamble_;
     std::byte* data_ = nullptr;  // the host's output buffer
     std::size_t data_bytes_ = 0;

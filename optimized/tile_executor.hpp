@@ -194,17 +194,17 @@ std::vector<Scratch<T>> make_scratch(const TilePlan& plan, int workers) {
 
 }  // namespace tile_detail
 
-// Evaluates one call into `result` (whose value already has the output's type and shape; every
-// element is overwritten): A op B over the plan, with up to `threads` OpenMP threads. The
-// result, undefined list included, does not depend on the thread count.
+// Evaluates one call into `out` (the output's element count; every element is overwritten): A op
+// B over the plan, with up to `threads` OpenMP threads. `undefined` gets the flat indices of the
+// undefined elements, ascending; like the output, it does not depend on the thread count.
 template <class T>
-void execute(const core::BroadcastPlan& broadcast, Operation op, const T* a, const T* b,
-             int threads, Isa isa, core::OpOutput& result) {
+void execute(const core::BroadcastPlan& broadcast, Operation op, const T* a, const T* b, T* out,
+             int threads, Isa isa, std::vector<std::int64_t>& undefined) {
     using namespace tile_detail;
-    result.undefined.clear();
+    undefined.clear();
     const TilePlan plan = make_tile_plan(broadcast);
     if (plan.tile_count == 0) return;
-    const Job<T> job{plan, kernels_for<T>(isa), op, a, b, result.value.values<T>().data()};
+    const Job<T> job{plan, kernels_for<T>(isa), op, a, b, out};
     const std::int64_t wanted = plan.element_count < kParallelThreshold ? 1 : threads;
     const int workers = static_cast<int>(std::clamp<std::int64_t>(wanted, 1, plan.tile_count));
     std::vector<Scratch<T>> scratch = make_scratch<T>(plan, workers);
@@ -217,7 +217,7 @@ void execute(const core::BroadcastPlan& broadcast, Operation op, const T* a, con
             run_tile(job, t, scratch[static_cast<std::size_t>(index)]);
     }
     for (const auto& s : scratch)
-        result.undefined.insert(result.undefined.end(), s.undefined.begin(), s.undefined.end());
+        undefined.insert(undefined.end(), s.undefined.begin(), s.undefined.end());
 }
 
 }  // namespace optimized

@@ -52,6 +52,7 @@ Hello hello_from(const eltwise_backend_info& info) {
     Hello hello{info.name, info.version, {}};
     for (std::size_t i = 0; i < info.claim_count; ++i)
         add_claim(hello, info.claims[i]);
+    hello.output_region = true;  // the host writes into the region for every plugin
     return hello;
 }
 

@@ -37,7 +37,7 @@ Response conclude(std::int64_t id, int status, const char* message, OutputFile& 
                 return answer(id, Answer::error, why);
             }
             out.finish();
-            return Response{id, Answer::ok, out.dtype(), ""};
+            return Response{id, Answer::ok, out.dtype(), "", "", out.in_region()};
         case ELTWISE_REJECTED:
             out.discard();
             return answer(id, Answer::rejected, plugin_says);
@@ -54,7 +54,7 @@ Response conclude(std::int64_t id, int status, const char* message, OutputFile& 
     }
 }
 
-Response call_plugin(const Request& r, const PluginLibrary& plugin) {
+Response call_plugin(const Request& r, const PluginLibrary& plugin, io::RegionMapping& regions) {
     const MappedInput a(r.a.path, r.a.dtype, r.a.shape, "a");
     const MappedInput b(r.b.path, r.b.dtype, r.b.shape, "b");
     std::vector<eltwise_attribute> attributes;
@@ -66,7 +66,8 @@ Response call_plugin(const Request& r, const PluginLibrary& plugin) {
                             attributes.data(),
                             tensor_view(r.a, a),
                             tensor_view(r.b, b)};
-    OutputFile out(r.out);
+    OutputFile out(r.out, r.out_region ? regions.map(r.out_region->path, r.out_region->bytes)
+                                       : std::span<std::byte>{});
     const eltwise_output output{&OutputFile::allocate, &out};
     char message[kMessageCapacity] = {};
     const int status = plugin.run(call, output, message, sizeof message);
@@ -84,19 +85,20 @@ std::int64_t salvage_id(std::string_view line) {
 
 }  // namespace
 
-Response serve(const Request& request, const PluginLibrary& plugin) {
+Response serve(const Request& request, const PluginLibrary& plugin, io::RegionMapping& regions) {
     const core::OpVersion* op = core::find_op_version(request.op);
     if (!op || op->id() != request.op)
         return answer(request.id, Answer::error,
                       "unknown op-version id '" + request.op + "' (see eltwise-validate list)");
     try {
-        return call_plugin(request, plugin);
+        return call_plugin(request, plugin, regions);
     } catch (const std::exception& e) {
         return answer(request.id, Answer::error, e.what());
     }
 }
 
-std::string answer_line(std::string_view request_line, const PluginLibrary& plugin) {
+std::string answer_line(std::string_view request_line, const PluginLibrary& plugin,
+                        io::RegionMapping& regions) {
     Request request;
     try {
         request = parse_request(request_line);
@@ -104,7 +106,7 @@ std::string answer_line(std::string_view request_line, const PluginLibrary& plug
         return to_line(answer(salvage_id(request_line), Answer::error,
                               std::string("malformed request: ") + e.what()));
     }
-    return to_line(serve(request, plugin));
+    return to_line(serve(request, plugin, regions));
 }
 
 }  // namespace backends::host

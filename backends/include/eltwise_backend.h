@@ -5,8 +5,10 @@
  * with dlopen(RTLD_NOW | RTLD_LOCAL). The host speaks the eltwise-backend/1 protocol
  * (backends/PROTOCOL.md) on the plugin's behalf: it turns the plugin's claims into the hello,
  * maps each request's input .npy files into memory (no copy), calls the plugin once per
- * request, and writes the output file from the buffer that the allocate callback below lends
- * the plugin.
+ * request, and delivers the output from the buffer that the allocate callback below lends the
+ * plugin: memory the validator shares with the host when it offers it (PROTOCOL.md section 9,
+ * item 17: the validator then compares the output where the plugin wrote it), else a buffer the
+ * host writes to the output file.
  *
  * Exports (C linkage, default visibility; ELTWISE_BACKEND_EXPORT does both):
  *   eltwise_backend_init      required  once, before anything else
@@ -101,8 +103,8 @@ typedef struct eltwise_call {
  * bytes (aligned to 64 bytes; not dereferenceable when that is 0), or NULL when the type name,
  * rank or shape is invalid, the size overflows, memory runs out, or allocate was already
  * called during this call (at most once per call). The plugin writes every element into the
- * buffer in row-major order and must not touch it after run returns; the host then writes it
- * to the output file in one go. The host does not zero it beforehand. */
+ * buffer in row-major order and must not touch it after run returns. The host does not zero it
+ * beforehand: it may hold an earlier call's output. */
 typedef void* (*eltwise_allocate_fn)(void* ctx, const char* dtype, int rank, const int64_t* shape);
 
 typedef struct eltwise_output {

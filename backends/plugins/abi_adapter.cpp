@@ -18,19 +18,40 @@ core::ElementType type_named(const char* name) {
                                 "'");
 }
 
-void to_tensor(const eltwise_tensor& from, core::Tensor& into) {
-    into.type = type_named(from.dtype);
+core::TensorView to_view(const eltwise_tensor& from) {
+    const core::ElementType type = type_named(from.dtype);
     if (from.rank < 0 || static_cast<std::size_t>(from.rank) > core::kMaxRank ||
         (from.rank > 0 && !from.shape))
         throw std::invalid_argument("an input has the invalid rank " + std::to_string(from.rank));
-    into.shape.assign(from.shape, from.shape + from.rank);
+    core::Shape shape(from.shape, from.shape + from.rank);
     const auto expected =
-        static_cast<std::size_t>(core::element_count(into.shape)) * core::byte_size(into.type);
-    if (from.byte_size != expected)
+        static_cast<std::size_t>(core::element_count(shape)) * core::byte_size(type);
+    if (from.byte_size != expected || (expected > 0 && !from.data))
         throw std::invalid_argument("an input holds " + std::to_string(from.byte_size) +
                                     " bytes, its shape needs " + std::to_string(expected));
-    const auto* data = static_cast<const std::byte*>(from.data);
-    into.bytes.assign(data, data + from.byte_size);
+    return {type, std::move(shape), {static_cast<const std::byte*>(from.data), from.byte_size}};
+}
+
+void to_tensor(const eltwise_tensor& from, core::Tensor& into) {
+    const core::TensorView view = to_view(from);
+    into.type = view.type;
+    into.shape = view.shape;
+    into.bytes.assign(view.bytes.begin(), view.bytes.end());
+}
+
+const core::OpVersion* op_named(const char* name) {
+    const core::OpVersion* op = name ? core::find_op_version(name) : nullptr;
+    if (!op || op->id() != name)
+        throw std::invalid_argument(std::string("unknown op-version id '") +
+                                    (name ? name : "(null)") + "'");
+    return op;
+}
+
+core::AttributeMap attributes_of(const eltwise_call& call) {
+    core::AttributeMap attributes;
+    for (std::size_t i = 0; i < call.attribute_count; ++i)
+        attributes[call.attributes[i].name] = call.attributes[i].value;
+    return attributes;
 }
 
 // Strings and claims for (part of) the op table; kept until the process exits.
@@ -61,15 +82,14 @@ struct OpTableClaims {
 }  // namespace
 
 void to_core(const eltwise_call& call, CoreCall& into) {
-    into.op = call.op ? core::find_op_version(call.op) : nullptr;
-    if (!into.op || into.op->id() != call.op)
-        throw std::invalid_argument(std::string("unknown op-version id '") +
-                                    (call.op ? call.op : "(null)") + "'");
-    into.attributes.clear();
-    for (std::size_t i = 0; i < call.attribute_count; ++i)
-        into.attributes[call.attributes[i].name] = call.attributes[i].value;
+    into.op = op_named(call.op);
+    into.attributes = attributes_of(call);
     to_tensor(call.a, into.a);
     to_tensor(call.b, into.b);
+}
+
+CoreView to_core_view(const eltwise_call& call) {
+    return {op_named(call.op), attributes_of(call), to_view(call.a), to_view(call.b)};
 }
 
 const eltwise_backend_info* claim_whole_op_table(const char* name, const char* version) {

@@ -29,6 +29,15 @@ struct CoreCall {
 // the shape.
 void to_core(const eltwise_call& call, CoreCall& into);
 
+// The same call without copies: the inputs viewed where the host mapped them, valid during the
+// call. The same checks and exceptions as to_core.
+struct CoreView {
+    const core::OpVersion* op = nullptr;
+    core::AttributeMap attributes;
+    core::TensorView a, b;
+};
+CoreView to_core_view(const eltwise_call& call);
+
 // Info naming the plugin and claiming every (op version, type) the op table allows. The info
 // and its strings live until the process exits.
 const eltwise_backend_info* claim_whole_op_table(const char* name, const char* version);

@@ -13,12 +13,17 @@ filters (op-version id, A's dtype; each filter is optional, default: every reque
   truncated     writes the output, then cuts the file to half its size
   wrong-shape   writes the output with an extra trailing dim of 1
   wrong-dtype   writes the output as f64 (f64 results: as f32); the answer names that dtype
-The four output faults change only `ok` answers: a matching case that is rejected, unsupported
-or an error is answered as usual. Two faults act at start-up instead, on no request:
+  region-no-output  answers ok with "in_region" without writing into the shared region
+  region-overflow   writes into the region a header whose shape needs more bytes than it has
+  region-shrink     tries to truncate the region to 0 bytes (which its seals forbid), then
+                    answers correctly through it
+The output faults change only `ok` answers: a matching case that is rejected, unsupported or an
+error is answered as usual. The region faults need a request that offers a region. Two faults act at start-up instead, on no request:
   bad-hello     the hello names protocol "eltwise-backend/99"
   no-hello      never prints the hello; sleeps
 """
 import argparse
+import io
 import os
 import signal
 import sys
@@ -60,7 +65,48 @@ SAVES = {
     "wrong-dtype": lambda path, result: nb.save_output(path, other_dtype(result)),
 }
 ANSWERS = ["garbage", "wrong-id", "stderr-flood"]
-KINDS = sorted([*STOPS, *SAVES, *ANSWERS, "bad-hello", "no-hello"])
+
+
+def region_overflow(request, result):
+    """A header claiming one more element than the region holds after it."""
+    region = nb.REGION.get(request["out_region"])
+    header = {"descr": result.dtype.str, "fortran_order": False,
+              "shape": (request["out_region"]["bytes"] // result.dtype.itemsize + 1,)}
+    f = io.BytesIO()
+    np.lib.format.write_array_header_1_0(f, header)
+    region[:len(f.getvalue())] = f.getvalue()
+
+
+def region_shrink(request, result):
+    """The seals refuse the truncation (EPERM); the answer then goes through the region."""
+    try:
+        with open(request["out_region"]["path"], "r+b") as f:
+            os.ftruncate(f.fileno(), 0)
+        print("fault_backend: the region was truncated", file=sys.stderr, flush=True)
+    except OSError as e:
+        print(f"fault_backend: truncating the region failed: {e}", file=sys.stderr, flush=True)
+    nb.write_output(request, result)
+
+
+# Faults in the shared region: fn(request, result) writes (or not); the answer says in_region.
+REGIONS = {
+    "region-no-output": lambda request, result: None,
+    "region-overflow": region_overflow,
+    "region-shrink": region_shrink,
+}
+KINDS = sorted([*STOPS, *SAVES, *ANSWERS, *REGIONS, "bad-hello", "no-hello"])
+
+
+def region_answer(fault, request):
+    def evaluate_and_write(req):
+        result = np.asarray(nb.evaluate(req))
+        REGIONS[fault](req, result)
+        return result
+
+    response = nb.answer(request, evaluate=evaluate_and_write, save=lambda path, result: result)
+    if response.get("status") == "ok":
+        response["in_region"] = True
+    return response
 
 
 def matches(args, request):
@@ -75,6 +121,8 @@ def faulty_answer(fault, request):
     if fault == "garbage":
         print("this line is not JSON {", flush=True)
         return None
+    if fault in REGIONS:
+        return region_answer(fault, request)
     if fault == "stderr-flood":
         sys.stderr.write(("x" * 1023 + "\n") * (20 * 1024))
         sys.stderr.flush()

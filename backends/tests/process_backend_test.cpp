@@ -226,6 +226,44 @@ TEST_F(ProcessBackendTest, PassesTheBackendsOwnAnswers) {
     }
 }
 
+// PROTOCOL.md section 9, item 17: the output in shared memory, compared in place.
+void expect_shared_product(const Result& r) {
+    ASSERT_EQ(r.outcome, Outcome::ok) << r.message;
+    ASSERT_TRUE(r.shared_output.has_value()) << "the output was not read from the region";
+    EXPECT_TRUE(r.output.bytes.empty());
+    expect_product({Outcome::ok, r.shared_output->copy(), ""});
+}
+
+TEST_F(ProcessBackendTest, RegionOutputIsReadInPlace) {
+    auto backend = start_process_backend(fixture({"--hello", "region", "--mode", "region"}));
+    EXPECT_TRUE(backend->hello().output_region);
+    expect_shared_product(backend->run(mul.call(1)));
+    expect_shared_product(backend->run(mul.call(2)));
+}
+
+TEST_F(ProcessBackendTest, RegionIsOfferedOnlyToBackendsThatAskForIt) {
+    auto backend = start_process_backend(fixture({"--mode", "region-unoffered"}));
+    const Result r = backend->run(mul.call(1));
+    EXPECT_EQ(r.outcome, Outcome::protocol_error);
+    EXPECT_TRUE(contains(r.message, "offered no out_region")) << r.message;
+}
+
+TEST_F(ProcessBackendTest, RegionLeftOverFromTheLastCallIsNeverAnAnswer) {
+    auto backend =
+        start_process_backend(fixture({"--hello", "region", "--mode", "region-then-stale"}));
+    expect_shared_product(backend->run(mul.call(1)));
+    const Result r = backend->run(mul.call(2));  // claims in_region, wrote nothing
+    EXPECT_EQ(r.outcome, Outcome::protocol_error);
+    EXPECT_TRUE(contains(r.message, "out_region /proc/")) << r.message;
+}
+
+TEST_F(ProcessBackendTest, RegionCannotBeTruncatedUnderTheValidator) {
+    // Reading a truncated shared mapping would be SIGBUS: the seals must refuse the ftruncate.
+    auto backend = start_process_backend(fixture({"--hello", "region", "--mode", "region-shrink"}));
+    expect_shared_product(backend->run(mul.call(1)));
+    expect_shared_product(backend->run(mul.call(2)));
+}
+
 TEST_F(ProcessBackendTest, Bf16WithoutDtypeReadsAsRawU16) {
     core::Tensor a = core::Tensor::zeros(ElementType::bf16, {2});
     a.values<std::uint16_t>()[0] = 0x3f80;  // 1.0

@@ -170,6 +170,20 @@ class Faults(Harness):
     def test_python_no_output(self):
         self.expect(self.fault_run(self.python_fault("no-output")), "PROTOCOL_ERROR")
 
+    def test_python_region_no_output(self):
+        # PROTOCOL.md 9.17: the region's magic is spoiled before each call, so "in_region" with
+        # nothing written is caught, and the message names the region, not a missing file.
+        self.expect(self.fault_run(self.python_fault("region-no-output")), "PROTOCOL_ERROR",
+                    "out_region /proc/")
+
+    def test_python_region_overflow(self):
+        self.expect(self.fault_run(self.python_fault("region-overflow")), "PROTOCOL_ERROR",
+                    "data is shorter than the header says")
+
+    def test_python_region_shrink_is_refused(self):
+        hit = self.fault_run(self.python_fault("region-shrink"), exit_code=0)
+        self.assert_all_pass(hit)
+
     def test_python_truncated(self):
         self.expect(self.fault_run(self.python_fault("truncated")), "PROTOCOL_ERROR")
 

@@ -103,7 +103,8 @@ def answer(request):
 def hello():
     ops = converter.claims(JAX_TYPES, truncates=True)
     return converter.with_graph_forms({"protocol": example.PROTOCOL, "name": "jax",
-                                       "version": jax.__version__, "ops": ops}, FORMS)
+                                       "version": jax.__version__, "ops": ops,
+                                       "output_region": True}, FORMS)
 
 
 if __name__ == "__main__":

@@ -182,7 +182,8 @@ def evaluate(request):
 
 def hello():
     return converter.with_graph_forms({"protocol": example.PROTOCOL, "name": NAME,
-                                       "version": ai_edge_litert.__version__, "ops": claims()},
+                                       "version": ai_edge_litert.__version__, "ops": claims(),
+                                       "output_region": True},
                                       FORMS)
 
 

@@ -100,7 +100,8 @@ def answer(request):
 def hello():
     ops = converter.claims(MLX_TYPES, truncates=False)
     return converter.with_graph_forms({"protocol": example.PROTOCOL, "name": "mlx",
-                                       "version": mx.__version__, "ops": ops}, FORMS)
+                                       "version": mx.__version__, "ops": ops,
+                                       "output_region": True}, FORMS)
 
 
 if __name__ == "__main__":

@@ -38,7 +38,7 @@ def evaluate(request):
 def hello():
     ops = converter.claims(example.NUMPY_TYPES, truncates=False)
     return {"protocol": example.PROTOCOL, "name": "numpy", "version": np.__version__,
-            "ops": ops}
+            "ops": ops, "output_region": True}
 
 
 if __name__ == "__main__":

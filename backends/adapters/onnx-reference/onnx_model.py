@@ -180,8 +180,9 @@ def answer(request, evaluate):
     response = {"id": request.get("id", -1) if isinstance(request, dict) else -1}
     try:
         name, result = evaluate(request)
-        save_output(request["out"], result, name)
         response.update(status="ok")
+        if save_output(request, result, name):
+            response["in_region"] = True
         if name:
             response["dtype"] = name
     except Rejected as e:
@@ -193,10 +194,11 @@ def answer(request, evaluate):
     return response
 
 
-def save_output(path, array, dtype):
-    """Writes the result; `dtype` is the suite type name of the answer. bf16 arrays (any 2-byte
-    type the library calls bf16) leave as their raw bits, viewed as uint16."""
+def save_output(request, array, dtype):
+    """Writes the result (example.write_output: into the validator's region when offered) and
+    says whether it went there; `dtype` is the suite type name of the answer. bf16 arrays (any
+    2-byte type the library calls bf16) leave as their raw bits, viewed as uint16."""
     if dtype == "bf16":
         # np.asarray keeps a 0-d array 0-d (np.ascontiguousarray would make it 1-d)
         array = np.asarray(array, order="C").view(np.uint16)
-    return example.save_output(path, np.asarray(array))
+    return example.write_output(request, np.asarray(array))[1]

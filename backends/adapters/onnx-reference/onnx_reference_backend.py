@@ -113,7 +113,8 @@ def answer(request):
 
 def hello():
     return {"protocol": example.PROTOCOL, "name": "onnx-reference", "version": onnx.__version__,
-            "ops": onnx_model.claims(), "graph_forms": onnx_model.GRAPH_FORMS}
+            "ops": onnx_model.claims(), "graph_forms": onnx_model.GRAPH_FORMS,
+            "output_region": True}
 
 
 def limit_memory():

@@ -109,7 +109,8 @@ def answer(request):
 
 def hello():
     return {"protocol": example.PROTOCOL, "name": "openvino-onnx", "version": ov.get_version(),
-            "ops": onnx_model.claims(), "graph_forms": onnx_model.GRAPH_FORMS}
+            "ops": onnx_model.claims(), "graph_forms": onnx_model.GRAPH_FORMS,
+            "output_region": True}
 
 
 if __name__ == "__main__":

@@ -73,7 +73,7 @@ def answer(request):
 def hello():
     ops = converter.claims(TORCH_TYPES, truncates=True)
     return {"protocol": example.PROTOCOL, "name": "torch", "version": torch.__version__,
-            "ops": ops}
+            "ops": ops, "output_region": True}
 
 
 if __name__ == "__main__":
