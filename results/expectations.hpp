@@ -7,6 +7,11 @@
 // UNSUPPORTED and SKIPPED) is expected when a line matches its id with the same status. A
 // status ending in `?` marks a deviation that depends on the machine (a CPU feature): the case
 // may deviate that way or pass, and passing is not reported as news.
+// Graph forms: a case run in another form than runtime has the id `<form>/<runtime id>`. A line
+// matching that id covers it; so does a line matching its runtime id with the same status (the
+// same deviation in another form is the same finding). "Expected to deviate, now passes" is
+// reported only for ids a line matches as they are: a form in which a runtime deviation
+// disappears is listed among the forms that disagree instead.
 #pragma once
 
 #include <string>

@@ -4,26 +4,39 @@
 # built-in optimized one and the adapters of real libraries, see `eltwise-validate list
 # --backends`), and merges their results into one report in reports/out/.
 #   --long       larger random counts (--count 200 instead of 10)
+#   --count N    random cases per (op version, type, rule) (default 10)
+#   --backends LIST  only these backends (comma-separated names of `eltwise-validate list
+#                --backends`), in this order, instead of every available one
+#   --no-setup   skip the install and build steps (a checkout already set up)
 #   --out DIR    somewhere else than reports/out
 #   --graph-forms LIST  run every case in these graph forms too (each backend: those its hello
-#                lists; expectations apply to runtime ids, other forms' ids start with "<form>/")
+#                lists; other forms' ids start with "<form>/", and an expected.txt line for the
+#                runtime id also covers the same status in any other form)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 count=10
 out=reports/out
 forms=runtime
+only=""
+setup=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --long) count=200 ;;
+    --count) count="$2"; shift ;;
+    --backends) only="$2"; shift ;;
+    --no-setup) setup=0 ;;
     --out) out="$2"; shift ;;
     --graph-forms) forms="$2"; shift ;;
-    *) echo "usage: scripts/conformance.sh [--long] [--out DIR] [--graph-forms LIST]" >&2; exit 2 ;;
+    *) echo "usage: scripts/conformance.sh [--long] [--count N] [--backends LIST] [--no-setup]" \
+            "[--out DIR] [--graph-forms LIST]" >&2; exit 2 ;;
   esac
   shift
 done
-scripts/install_dependencies.sh
-cmake --preset release
-cmake --build --preset release
+if [ "$setup" -eq 1 ]; then
+  scripts/install_dependencies.sh
+  cmake --preset release
+  cmake --build --preset release
+fi
 validate=build/release/bin/eltwise-validate
 
 # The available backends: the built-in optimized one, and every adapter that starts.
@@ -32,6 +45,14 @@ import json, sys
 for b in json.load(sys.stdin):
     if b["available"] and b["name"] != "reference":
         print(b["name"])')
+if [ -n "$only" ]; then
+  IFS=, read -r -a wanted <<< "$only"
+  for name in "${wanted[@]}"; do
+    printf '%s\n' "${names[@]}" | grep -qx -- "$name" ||
+      { echo "conformance: backend '$name' is not available (eltwise-validate list --backends)" >&2; exit 2; }
+  done
+  names=("${wanted[@]}")
+fi
 echo "conformance: backends ${names[*]}"
 
 rm -rf "$out"

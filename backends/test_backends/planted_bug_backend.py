@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """The numpy example backend with one planted bug, to show that the validator catches it.
 
-Usage: planted_bug_backend.py --bug NAME
+Usage: planted_bug_backend.py --bug NAME [--graph-forms LIST]
   floor-for-trunc         the classic bug: integer division floors where the spec truncates
                           (ONNX Div, Divide-1 with m_pythondiv=false); it also claims ONNX Div's
                           signed integer types, which the correct example leaves out
@@ -13,7 +13,8 @@ Usage: planted_bug_backend.py --bug NAME
   wrong-rejection-reason  every rejection says its reason is the element type
   const-b-reciprocal      claims the graph forms runtime and const-b; in const-b, float division
                           multiplies by the reciprocal of the constant B (a folding rewrite)
-Everything else is answered exactly like backends/examples/numpy_backend.py.
+Everything else is answered exactly like backends/examples/numpy_backend.py. --graph-forms LIST
+(comma-separated) makes the hello claim those graph forms, which then all compute alike.
 """
 import argparse
 import os
@@ -80,13 +81,17 @@ def answer(request, evaluate):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bug", required=True, choices=sorted(BUGS))
-    evaluate = BUGS[parser.parse_args().bug]
+    parser.add_argument("--graph-forms", help="claim these graph forms (comma-separated)")
+    args = parser.parse_args()
+    evaluate = BUGS[args.bug]
     greeting = nb.hello()
     if evaluate in (floor_for_trunc, refuses_zero_divisor):  # claims the pairs it gets wrong
         greeting["ops"] = {op: [t for t in types if t in nb.NUMPY_TYPES]
                            for op, types in nb.ALLOWED.items()}
     if evaluate is const_b_reciprocal:
         greeting["graph_forms"] = ["runtime", "const-b"]
+    if args.graph_forms:
+        greeting["graph_forms"] = args.graph_forms.split(",")
     nb.serve(lambda request: answer(request, evaluate), greeting)
 
 

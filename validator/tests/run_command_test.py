@@ -420,6 +420,24 @@ class GraphForms(Harness):
         self.assertIn({"runtime": "PASSED", "const-b": "FAILED"},
                       [d["forms"] for d in listed if d["case"] == c["case"][len("const-b/"):]])
 
+    def test_runtime_expectations_cover_other_forms(self):
+        cmd = "%s %s/planted_bug_backend.py --bug lost-negative-zero --graph-forms runtime,const-b" % (
+            PYTHON, PY_BACKENDS)
+        base = ["--backend-cmd", cmd, "--cases", "edge", "--op", "onnx.Mul-14", "--dtype", "f32"]
+        baseline = os.path.join(tempfile.mkdtemp(), "expected.txt")
+        proc, out = run(base + ["--write-expected", baseline])  # the runtime form only
+        self.assert_exit(proc, 1)
+        with open(baseline) as f:
+            lines = [line.split() for line in f if not line.startswith("#")]
+        self.assertTrue(lines)
+        self.assertFalse([l for l in lines if "/" in l[0]], lines)
+        forms = base + ["--graph-forms", "runtime,const-b", "--expected", baseline]
+        proc, out = run(forms)
+        self.assert_exit(proc, 0)  # const-b's -0 deviations are the runtime lines' finding
+        const_b = [c for c in results(out) if c["graph_form"] == "const-b"]
+        self.assertEqual({c["case"][len("const-b/"):] for c in const_b if c["status"] == "FAILED"},
+                         {l[0] for l in lines})
+
     def test_backend_without_forms_runs_runtime_only(self):
         example = "%s %s/numpy_backend.py" % (PYTHON, EXAMPLES)
         base = ["--backend-cmd", example, "--cases", "spec,random", "--op", "onnx.Mul-14",
