@@ -101,7 +101,15 @@ def seed_protocol():
                "b": {"path": "/dev/shm/e/17.b.npy", "dtype": "i32", "shape": [7, 1, 5]},
                "out": "/dev/shm/e/17.out.npy"}
     put("protocol", b"\1" + json.dumps(request).encode())
+    # the extensions: graph forms, the shared output region (PROTOCOL.md section 9, 16 and 17)
+    put("protocol", b"\0" + json.dumps({"protocol": "eltwise-backend/1", "name": "host",
+                                        "ops": ops, "graph_forms": ["runtime", "const-b"],
+                                        "output_region": True}).encode())
+    put("protocol", b"\1" + json.dumps(dict(request, graph_form="dynamic", out_region={
+        "path": "/proc/4242/fd/7", "bytes": 1 << 20})).encode())
     for answer in [{"id": 17, "status": "ok"}, {"id": 3, "status": "ok", "dtype": "bf16"},
+                   {"id": 8, "status": "ok", "in_region": True},
+                   {"id": 9, "status": "error", "in_region": True},
                    {"id": 4, "status": "rejected", "message": "shapes do not broadcast"},
                    {"id": 5, "status": "unsupported"}, {"id": 6, "status": "error",
                                                         "message": "out of memory"}]:
