@@ -54,6 +54,17 @@ Response conclude(std::int64_t id, int status, const char* message, OutputFile& 
     }
 }
 
+// The request's out_region, mapped; empty (the output goes to the file) when there is none or
+// it cannot be opened from here (PROTOCOL.md section 9, item 17: the file always works).
+std::span<std::byte> offered_region(const Request& r, io::RegionMapping& regions) {
+    if (!r.out_region) return {};
+    try {
+        return regions.map(r.out_region->path, r.out_region->bytes);
+    } catch (const io::HostError&) {
+        return {};
+    }
+}
+
 Response call_plugin(const Request& r, const PluginLibrary& plugin, io::RegionMapping& regions) {
     const MappedInput a(r.a.path, r.a.dtype, r.a.shape, "a");
     const MappedInput b(r.b.path, r.b.dtype, r.b.shape, "b");
@@ -66,8 +77,7 @@ Response call_plugin(const Request& r, const PluginLibrary& plugin, io::RegionMa
                             attributes.data(),
                             tensor_view(r.a, a),
                             tensor_view(r.b, b)};
-    OutputFile out(r.out, r.out_region ? regions.map(r.out_region->path, r.out_region->bytes)
-                                       : std::span<std::byte>{});
+    OutputFile out(r.out, offered_region(r, regions));
     const eltwise_output output{&OutputFile::allocate, &out};
     char message[kMessageCapacity] = {};
     const int status = plugin.run(call, output, message, sizeof message);

@@ -12,8 +12,8 @@
 namespace backends::host {
 
 // The answer to one request. Never throws for anything the request or the plugin does: a
-// malformed request, an unknown op, a bad input file or an unusable out_region is an `error`
-// answer. `regions` keeps the request's out_region mapped for the next request.
+// malformed request, an unknown op or a bad input file is an `error` answer. `regions` keeps the
+// request's out_region mapped for the next request; one that cannot be mapped is not used.
 Response serve(const Request& request, const PluginLibrary& plugin, io::RegionMapping& regions);
 
 // The answer line (no newline) to one request line, which may be anything: a line that is not

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <span>
 #include <sstream>
 
 #include "backends/host/tests/host_process.hpp"
@@ -161,6 +162,52 @@ TEST_F(NativeBackendTest, U8MultiplyWrapsModulo256) {
     EXPECT_EQ(out.shape, core::Shape{2});
     EXPECT_EQ(values_of<ElementType::u8>(out), (std::vector<std::uint8_t>{144, 255}));
     EXPECT_NE(npy_header_of(r.out).find("'descr': '|u1'"), std::string::npos);
+}
+
+// PROTOCOL.md section 9, item 17. The host maps any regular file of at least `bytes` bytes as
+// the region; the validator's own is a sealed memfd (backends/tests/process_backend_test.cpp).
+TEST_F(NativeBackendTest, OutputGoesIntoTheOfferedRegion) {
+    EXPECT_TRUE(parse_hello(start(ELTWISE_OPTIMIZED_PLUGIN_PATH)).output_region);
+    const std::string region = (dir_ / "region").string();
+    std::ofstream{region}.close();
+    fs::resize_file(region, 4096);
+    for (std::uint8_t call = 0; call < 2; ++call) {  // the second call reuses the mapping
+        Request r =
+            request("onnx.Mul-14", tensor<ElementType::u8>({2}, {200, 15}),
+                    tensor<ElementType::u8>({2}, {2, static_cast<std::uint8_t>(17 + call)}));
+        r.out_region = OutRegion{region, 4096};
+        const Response response = exchange(r);
+        ASSERT_EQ(response.status, Answer::ok) << response.message;
+        EXPECT_TRUE(response.in_region);
+        EXPECT_FALSE(fs::exists(r.out)) << "no file when the output is in the region";
+        std::ifstream in(region, std::ios::binary);
+        std::vector<char> bytes(4096);
+        in.read(bytes.data(), 4096);
+        const core::TensorView out =
+            io::view_npy(std::as_bytes(std::span(bytes)), std::nullopt, region);
+        EXPECT_EQ(out.shape, core::Shape{2});
+        const auto v = out.values<std::uint8_t>();  // 200 * 2 wraps to 144; 15 * 17 = 255
+        EXPECT_EQ(std::vector<std::uint8_t>(v.begin(), v.end()),
+                  (std::vector<std::uint8_t>{144, static_cast<std::uint8_t>(15 * (17 + call))}));
+    }
+}
+
+TEST_F(NativeBackendTest, OutputThatDoesNotFitTheRegionGoesToTheFile) {
+    start(ELTWISE_OPTIMIZED_PLUGIN_PATH);
+    const std::string small = (dir_ / "small").string();
+    std::ofstream{small}.close();
+    fs::resize_file(small, 64);  // shorter than any .npy header
+    for (const OutRegion& offer :
+         {OutRegion{small, 64}, OutRegion{(dir_ / "none").string(), 4096}}) {
+        Request r = request("onnx.Mul-14", tensor<ElementType::u8>({2}, {200, 15}),
+                            tensor<ElementType::u8>({2}, {2, 17}));
+        r.out_region = offer;
+        const Response response = exchange(r);
+        ASSERT_EQ(response.status, Answer::ok) << response.message;
+        EXPECT_FALSE(response.in_region) << offer.path;
+        EXPECT_EQ(values_of<ElementType::u8>(io::read_npy(r.out, ElementType::u8)),
+                  (std::vector<std::uint8_t>{144, 255}));
+    }
 }
 
 TEST_F(NativeBackendTest, OnnxIntegerDivisionTruncates) {
