@@ -101,7 +101,7 @@ def seed_protocol():
                "b": {"path": "/dev/shm/e/17.b.npy", "dtype": "i32", "shape": [7, 1, 5]},
                "out": "/dev/shm/e/17.out.npy"}
     put("protocol", b"\1" + json.dumps(request).encode())
-    # the extensions: graph forms, the shared output region (PROTOCOL.md section 9, 16 and 17)
+    # the extensions: graph forms, the shared output region (PROTOCOL.md section 9, items 16, 17)
     put("protocol", b"\0" + json.dumps({"protocol": "eltwise-backend/1", "name": "host",
                                         "ops": ops, "graph_forms": ["runtime", "const-b"],
                                         "output_region": True}).encode())
