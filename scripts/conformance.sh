@@ -8,6 +8,8 @@
 #   --backends LIST  only these backends (comma-separated names of `eltwise-validate list
 #                --backends`), in this order, instead of every available one
 #   --no-setup   skip the install and build steps (a checkout already set up)
+#   --shrink-budget N  backend calls per shrunk deviation (run's default: 1000); the graph forms
+#                that compile a model per call shrink far slower than runtime
 #   --out DIR    somewhere else than reports/out
 #   --graph-forms LIST  run every case in these graph forms too (each backend: those its hello
 #                lists; other forms' ids start with "<form>/", and an expected.txt line for the
@@ -19,16 +21,18 @@ out=reports/out
 forms=runtime
 only=""
 setup=1
+shrink=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --long) count=200 ;;
     --count) count="$2"; shift ;;
     --backends) only="$2"; shift ;;
     --no-setup) setup=0 ;;
+    --shrink-budget) shrink=(--shrink-budget "$2"); shift ;;
     --out) out="$2"; shift ;;
     --graph-forms) forms="$2"; shift ;;
     *) echo "usage: scripts/conformance.sh [--long] [--count N] [--backends LIST] [--no-setup]" \
-            "[--out DIR] [--graph-forms LIST]" >&2; exit 2 ;;
+            "[--shrink-budget N] [--out DIR] [--graph-forms LIST]" >&2; exit 2 ;;
   esac
   shift
 done
@@ -65,7 +69,7 @@ for name in "${names[@]}"; do
   [ -f "backends/adapters/$name/expected.txt" ] &&
     expected=(--expected "backends/adapters/$name/expected.txt")
   "$validate" run --backend "$name" --seed 1 --count "$count" --graph-forms "$forms" \
-    --out "$out/$name" "${expected[@]}" \
+    --out "$out/$name" "${expected[@]}" "${shrink[@]}" \
     > "$out/$name.log" 2>&1 || status=$?
   tail -n 3 "$out/$name.log"
   # 0: no new findings, 1: new findings; anything else is a failure of the run itself.
