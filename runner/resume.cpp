@@ -38,7 +38,8 @@ void enter_run_directory(const nlohmann::json& run) {
     std::cout << "working in " << then << ", as the run did\n";
 }
 
-// The options of the run whose run line this is; --timeout may be given again.
+// The options of the run whose run line this is; --timeout and --shrink-budget may be given
+// again, for the remaining cases.
 RunOptions resumed_options(const nlohmann::json& run, const RunOptions& given,
                            const std::string& dir) {
     const auto fail = [&](const std::string& why) {
@@ -62,6 +63,7 @@ RunOptions resumed_options(const nlohmann::json& run, const RunOptions& given,
     o.out = dir;
     o.command_line = given.command_line;
     if (given.timeout_given) o.timeout_seconds = given.timeout_seconds;
+    if (given.shrink_budget_given) o.shrink_budget = given.shrink_budget;
     return o;
 }
 

@@ -35,9 +35,11 @@ struct RunOptions {
     std::string label;         // the backend's name in reports; default: its name and version
     std::string command_line;  // recorded in the results' run line
     // A directory of a run that was killed (or finished): run the cases its results.jsonl
-    // lacks, with the options its run line records; only the timeout may be given again.
+    // lacks, with the options its run line records; only the timeout and the shrink budget
+    // (neither changes which cases run or how they are judged) may be given again.
     std::string resume;
-    bool timeout_given = false;  // --timeout was on the command line
+    bool timeout_given = false;        // --timeout was on the command line
+    bool shrink_budget_given = false;  // --shrink-budget was
 };
 
 }  // namespace runner

@@ -85,16 +85,16 @@ void add_run_options(CLI::App& run, runner::RunOptions& o) {
     run.add_option("--resume", o.resume,
                    "Continue the killed (or finished) run in DIR with the options its "
                    "results.jsonl records: run the cases it lacks, then write the reports. Only "
-                   "--timeout may be given with it")
+                   "--timeout and --shrink-budget may be given with it (for the cases left)")
         ->type_name("DIR");
 }
 
-// A run option given with --resume, other than --timeout: the run line's options are the run's,
-// and another value would make a different run. "" when there is none.
+// A run option given with --resume, other than --timeout and --shrink-budget: the run line's
+// options are the run's, and another value would make a different run. "" when there is none.
 std::string option_besides_resume(const CLI::App& run) {
     for (const CLI::Option* option : run.get_options())
         if (option->count() > 0 && option->get_name() != "--resume" &&
-            option->get_name() != "--timeout")
+            option->get_name() != "--timeout" && option->get_name() != "--shrink-budget")
             return option->get_name();
     return "";
 }
@@ -167,12 +167,14 @@ int main(int argc, char** argv) {
             const std::string extra = option_besides_resume(*run);
             if (!run_options.resume.empty() && !extra.empty()) {
                 std::cerr << "eltwise-validate: run --resume DIR takes the run's own options: "
-                          << extra << " cannot be given with it (only --timeout can)\n";
+                          << extra
+                          << " cannot be given with it (only --timeout and --shrink-budget can)\n";
                 return kUsageError;
             }
             for (int i = 0; i < argc; ++i)
                 run_options.command_line += (i ? " " : "") + backends::shell_quoted(argv[i]);
             run_options.timeout_given = run->count("--timeout") > 0;
+            run_options.shrink_budget_given = run->count("--shrink-budget") > 0;
             return validator::run_run(run_options);
         }
         if (*spec) return validator::run_spec(spec_options);

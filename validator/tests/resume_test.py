@@ -148,7 +148,8 @@ class Resume(Harness):
         before = digest(results_path(a))
         total = len(case_lines(a))
         os.remove(os.path.join(a, "junit.xml"))
-        proc = validate(["run", "--resume", a, "--timeout", "5"])  # --timeout may be given
+        # --timeout and --shrink-budget may be given
+        proc = validate(["run", "--resume", a, "--timeout", "5", "--shrink-budget", "10"])
         self.assert_exit(proc, 1)
         self.assertIn("%d of %d cases done, 0 to run" % (total, total), proc.stdout)
         self.assertIn("nothing to run", proc.stdout)
