@@ -187,6 +187,31 @@ struct Collector {
         b.failures.push_back(trimmed_failure(line, limits));
     }
 
+    // The failures listed stay within limits.failures in all, shared evenly: graph forms add
+    // backends while the files are read, after the per-backend cap was set. A backend over its
+    // share keeps the first failure of every cell, then the second of every cell, and so on.
+    void share_failures() {
+        const std::size_t share = std::max<std::size_t>(
+            1, limits.failures / std::max<std::size_t>(1, data.backends.size()));
+        for (BackendReport& b : data.backends)
+            if (b.failures.size() > share) b.failures = first_of_each_cell(b.failures, share);
+    }
+
+    static std::vector<nlohmann::json> first_of_each_cell(const std::vector<nlohmann::json>& all,
+                                                          std::size_t keep) {
+        std::map<std::string, std::size_t> seen;                // cell -> failures of it met so far
+        std::vector<std::pair<std::size_t, std::size_t>> rank;  // (k-th of its cell, index)
+        for (std::size_t i = 0; i < all.size(); ++i)
+            rank.emplace_back(seen[all[i].value("op", "") + " " + all[i].value("dtype", "")]++, i);
+        std::sort(rank.begin(), rank.end());
+        rank.resize(keep);
+        std::sort(rank.begin(), rank.end(), [](auto x, auto y) { return x.second < y.second; });
+        std::vector<nlohmann::json> kept;
+        for (const auto& [k, i] : rank)
+            kept.push_back(all[i]);
+        return kept;
+    }
+
     void note_verdict(std::size_t backend, const nlohmann::json& line, Status status) {
         Verdicts& v = verdicts[line["case"].get<std::string>()];
         if (v.statuses.empty()) {
@@ -418,6 +443,7 @@ ReportData collect_report(const std::vector<std::string>& files, const Limits& l
     c.data.generated = now_text();
     for (std::size_t i = 0; i < files.size(); ++i)
         c.read(files[i], keys[i]);
+    c.share_failures();
     if (c.several_backends) c.list_disagreements();
     c.list_form_disagreements();
     return std::move(c.data);

@@ -130,6 +130,34 @@ TEST(ReportData, FailureListsAreCappedPerCellAndTrimmed) {
     EXPECT_EQ(b.failures[0]["message"], std::string(10, 'm') + " ...");
 }
 
+TEST(ReportData, FailuresListedStayWithinTheLimitWhenGraphFormsAddBackends) {
+    ScratchDir dir;
+    std::vector<nlohmann::json> lines = {run_line("x", "1")};
+    for (const char* form : {"runtime", "const-a", "const-b", "const-ab", "dynamic"})
+        for (const char* dtype : {"i32", "i64"})
+            for (int i = 0; i < 20; ++i) {
+                const std::string id = std::string("f:") + dtype + std::to_string(i);
+                nlohmann::json f =
+                    case_line(std::string(form) == "runtime" ? id : form + ("/" + id),
+                              "onnx.Div-14", dtype, "FAILED");
+                f["graph_form"] = form;
+                lines.push_back(f);
+            }
+    Limits limits;
+    limits.failures = 30;  // 5 backends (one per form): 6 failures each
+    const ReportData data = collect_report({write_results(dir, "r.jsonl", lines)}, limits);
+    ASSERT_EQ(data.backends.size(), 5u);
+    for (const BackendReport& b : data.backends) {
+        EXPECT_EQ(b.failures_total, 40);
+        ASSERT_EQ(b.failures.size(), 6u) << b.label;
+        // the first failures of both cells, alternately kept: i32 0-2 and i64 0-2
+        EXPECT_EQ(b.failures[0]["dtype"], "i32");
+        EXPECT_EQ(b.failures[3]["dtype"], "i64");
+        const std::string last = b.failures[5]["case"];
+        EXPECT_TRUE(last.ends_with("f:i642")) << last;
+    }
+}
+
 TEST(ReportData, ARunThatNeverStartedIsItsOwnBackend) {
     ScratchDir dir;
     const std::string file = write_results(
