@@ -274,7 +274,10 @@ std::string junit_xml(const ReportData& data, const JunitLimits& limits) {
         for (const nlohmann::json& run : b.runs)
             results::read_results(
                 run["file"], [](const nlohmann::json&) {},
-                [&](const nlohmann::json& line) { w.add(line); });
+                [&](const nlohmann::json& line) {
+                    // a file run in several graph forms has a suite per form
+                    if (line.value("graph_form", "runtime") == b.graph_form) w.add(line);
+                });
         w.add_folds();
         bytes = w.bytes;
         detailed = w.detailed;

@@ -229,6 +229,7 @@ struct Collector {
         if (added) {
             BackendReport b = data.backends[backend];
             b.label += " [" + form + "]";
+            b.graph_form = form;
             b.totals = {};
             b.cells.clear();
             b.categories.clear();

@@ -43,6 +43,7 @@ struct CategoryCount {
 struct BackendReport {
     std::string label;  // "name version", unique in the report
     std::string name, version;
+    std::string graph_form = "runtime";    // a backend's other forms are backends of their own
     std::optional<nlohmann::json> claims;  // the hello's "ops"; none when the run did not start
     std::vector<nlohmann::json> runs;      // each file's run line, plus "file"
     Counts totals{};

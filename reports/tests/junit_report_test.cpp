@@ -118,6 +118,26 @@ TEST(Junit, ExhaustivePassesFoldIntoOneTestcasePerGroup) {
     EXPECT_TRUE(testcase_named(doc, "r"));
 }
 
+TEST(Junit, EachGraphFormIsASuiteOfItsOwnCases) {
+    ScratchDir dir;
+    std::vector<nlohmann::json> lines = {run_line("x", "1")};
+    lines.push_back(case_line("r:0", "onnx.Div-14", "f32", "PASSED"));
+    nlohmann::json b = case_line("const-b/r:0", "onnx.Div-14", "f32", "FAILED");
+    b["graph_form"] = "const-b";
+    lines.push_back(b);
+    const auto doc = parsed(junit_xml(collect_report({write_results(dir, "r.jsonl", lines)})));
+    const auto suites = doc.select_nodes("//testsuite");
+    ASSERT_EQ(suites.size(), 2u);
+    for (const pugi::xpath_node& suite : suites) {
+        const std::string name = suite.node().attribute("name").value();
+        EXPECT_EQ(suite.node().attribute("tests").as_int(), 1) << name;
+        const bool form = name.ends_with("[const-b]");
+        EXPECT_EQ(suite.node().attribute("failures").as_int(), form ? 1 : 0) << name;
+        EXPECT_STREQ(suite.node().child("testcase").attribute("name").value(),
+                     form ? "const-b/r:0" : "r:0");
+    }
+}
+
 TEST(Junit, BudgetsFoldTheRestOfEachKind) {
     ScratchDir dir;
     std::vector<nlohmann::json> lines = {run_line("x", "1")};
