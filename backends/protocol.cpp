@@ -170,10 +170,6 @@ std::string rejection_reason(core::ErrorKind kind) {
     return "other";
 }
 
-bool is_graph_form(std::string_view name) {
-    return std::find(std::begin(kGraphForms), std::end(kGraphForms), name) != std::end(kGraphForms);
-}
-
 bool Hello::builds(std::string_view graph_form) const {
     return graph_form == kRuntimeForm ||
            std::find(graph_forms.begin(), graph_forms.end(), graph_form) != graph_forms.end();

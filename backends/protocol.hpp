@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/graph_form.hpp"
 #include "core/op_config.hpp"
 #include "core/tensor.hpp"
 
@@ -25,12 +26,10 @@ class ProtocolError : public std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-// How a graph gets the node's inputs (PROTOCOL.md section 9): fed at run time, one or both
-// constants of the graph, or fed at run time into a model that declares unknown dimensions.
-inline constexpr std::string_view kRuntimeForm = "runtime";
-inline constexpr std::string_view kGraphForms[] = {"runtime", "const-a", "const-b", "const-ab",
-                                                   "dynamic"};
-bool is_graph_form(std::string_view name);
+// How a graph gets the node's inputs (PROTOCOL.md section 9, item 16).
+using core::is_graph_form;
+using core::kGraphForms;
+using core::kRuntimeForm;
 
 // What a backend claims: op-version id ("onnx.Mul-14") -> element types, the graph forms it
 // builds (none listed: runtime only), and whether it can write its output into the validator's

@@ -355,11 +355,12 @@ void swap_byte_order(std::span<std::byte> bytes, std::size_t element_size) {
 
 // A bool holding any byte but 0 or 1 is undefined behaviour, and numpy would read such a byte
 // as True; we refuse rather than change the data.
-void check_booleans(const NpyInput& in, std::span<const std::byte> bytes) {
+void check_booleans(const std::string& path, std::span<const std::byte> bytes) {
     for (std::size_t i = 0; i < bytes.size(); ++i)
         if (bytes[i] > std::byte{1})
-            in.fail("boolean element " + std::to_string(i) + " has byte value " +
-                    std::to_string(static_cast<unsigned>(bytes[i])) + " (expected 0 or 1)");
+            bad_npy(path, "boolean element " + std::to_string(i) + " has byte value " +
+                              std::to_string(static_cast<unsigned>(bytes[i])) +
+                              " (expected 0 or 1)");
 }
 
 // Fortran order stores the first axis fastest. Walks the row-major result with an odometer over
@@ -394,7 +395,7 @@ core::Tensor read_data(NpyInput& in, const NpyHeader& header, ElementType type) 
     in.read_exact(t.bytes, "the data");
     if (header.big_endian != (std::endian::native == std::endian::big))
         swap_byte_order(t.bytes, item);
-    if (type == ElementType::boolean) check_booleans(in, t.bytes);
+    if (type == ElementType::boolean) check_booleans(in.path(), t.bytes);
     if (header.fortran_order) t.bytes = row_major_from_fortran(t.bytes, t.shape, item);
     return t;
 }
@@ -519,12 +520,7 @@ core::TensorView view_npy(std::span<const std::byte> region, std::optional<Eleme
     const std::uint64_t needed =
         npy_data_bytes(header, type, region.size() - header.data_offset, path, layout);
     const auto data = region.subspan(header.data_offset, needed);
-    if (type == ElementType::boolean)
-        for (std::size_t i = 0; i < data.size(); ++i)
-            if (data[i] > std::byte{1})
-                bad_npy(path, "boolean element " + std::to_string(i) + " has byte value " +
-                                  std::to_string(static_cast<unsigned>(data[i])) +
-                                  " (expected 0 or 1)");
+    if (type == ElementType::boolean) check_booleans(path, data);
     return {type, header.shape, data};
 }
 

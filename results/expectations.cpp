@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "core/graph_form.hpp"
 #include "io/json_output.hpp"
 
 namespace results {
@@ -45,14 +46,6 @@ const Expectation* matching(const std::vector<Expectation>& e, const std::string
     return nullptr;
 }
 
-// The runtime id of a case run in another graph form, `<form>/<runtime id>` (the form has no
-// ':', every runtime id has one before any '/'); "" for a runtime id.
-std::string runtime_id_of(const std::string& id) {
-    const std::size_t slash = id.find('/');
-    if (slash == std::string::npos || id.find(':') < slash) return "";
-    return id.substr(slash + 1);
-}
-
 }  // namespace
 
 const Expectation* find_expectation(const std::vector<Expectation>& e, const std::string& id,
@@ -60,8 +53,8 @@ const Expectation* find_expectation(const std::vector<Expectation>& e, const std
     if (const Expectation* x = matching(e, id, status)) return x;
     // A deviation known in the runtime form is the same finding in any other form, when it ends
     // the same way there.
-    const std::string runtime = runtime_id_of(id);
-    return runtime.empty() ? nullptr : matching(e, runtime, status);
+    const std::string_view runtime = core::runtime_id(id);
+    return runtime.size() == id.size() ? nullptr : matching(e, std::string(runtime), status);
 }
 
 bool is_named(const std::vector<Expectation>& e, const std::string& id) {

@@ -11,6 +11,7 @@
 #include "backends/process_backend.hpp"
 #include "case_sources/exhaustive16_cases.hpp"
 #include "case_sources/random_cases.hpp"
+#include "core/graph_form.hpp"
 #include "reports/report_data.hpp"
 #include "runner/backend_choice.hpp"
 #include "runner/report_files.hpp"
@@ -73,7 +74,7 @@ std::optional<ShrinkOutcome> CaseRunner::shrink(const case_sources::PlannedCase&
         d.graph_form = c.graph_form;
         return evaluate(*c.op, d);
     };
-    const std::string base(runtime_id(c.id));
+    const std::string base(core::runtime_id(c.id));
     const auto in_form = [&](std::optional<ShrinkOutcome> m) {
         if (m) m->id = c.id.substr(0, c.id.size() - base.size()) + m->id;
         return m;
@@ -155,7 +156,7 @@ void CaseRunner::recall(const nlohmann::json& line) {
     const bool checked = !line.value("shapes", nlohmann::json()).empty() &&
                          !line.value("message", "").starts_with(kNotClaimed);
     const auto key = line["source"] == "exhaustive16"
-                         ? case_sources::parse_exhaustive16_case_id(runtime_id(id))
+                         ? case_sources::parse_exhaustive16_case_id(core::runtime_id(id))
                          : std::nullopt;
     if (checked && key)
         summary.add_sweep(key->function.id, key->block.pairs(), line.value("seconds", 0.0));
@@ -166,7 +167,7 @@ void CaseRunner::run(const case_sources::PlannedCase& c) {
     const auto start = std::chrono::steady_clock::now();
     const bool checked = run_claimed(c);
     const auto key = c.source == "exhaustive16"
-                         ? case_sources::parse_exhaustive16_case_id(runtime_id(c.id))
+                         ? case_sources::parse_exhaustive16_case_id(core::runtime_id(c.id))
                          : std::nullopt;
     if (checked && key)
         summary.add_sweep(

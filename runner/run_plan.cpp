@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "backends/process_backend.hpp"
+#include "core/graph_form.hpp"
 #include "runner/results_lines.hpp"
 #include "runner/sharding.hpp"
 
@@ -56,12 +57,6 @@ comparison::ComparisonPolicy policy_of(const RunOptions& o) {
             o.allow_ftz};
 }
 
-std::string_view runtime_id(std::string_view id) {
-    const std::size_t slash = id.find('/');
-    if (slash == std::string_view::npos || !backends::is_graph_form(id.substr(0, slash))) return id;
-    return id.substr(slash + 1);
-}
-
 case_sources::PlannedCase in_form(case_sources::PlannedCase c, const std::string& form) {
     if (form == backends::kRuntimeForm) return c;
     c.id = form + "/" + c.id;
@@ -80,7 +75,7 @@ std::vector<case_sources::PlannedCase> plan_run(const RunOptions& o,
     const std::vector<std::string> forms = graph_forms_of(o, hello);
     std::vector<case_sources::PlannedCase> planned;
     for (const std::string& id : o.case_ids) {
-        const std::string_view base = runtime_id(id);
+        const std::string_view base = core::runtime_id(id);
         const std::string form(base.size() == id.size()
                                    ? backends::kRuntimeForm
                                    : std::string_view(id).substr(0, id.size() - base.size() - 1));

@@ -24,8 +24,6 @@ std::vector<case_sources::PlannedCase> plan_run(const RunOptions& o,
                                                 const case_sources::SourceOptions& sources,
                                                 const backends::Hello& hello);
 
-// The case id without its graph form prefix ("const-b/random:..." -> "random:...").
-std::string_view runtime_id(std::string_view id);
 // The case in another graph form: its id prefixed with "<form>/", its data built in that form.
 case_sources::PlannedCase in_form(case_sources::PlannedCase c, const std::string& form);
 

@@ -112,15 +112,19 @@ void write_message(char* message, std::size_t capacity, std::string_view text) {
     message[n] = '\0';
 }
 
-int deliver(const eltwise_output& out, std::string_view dtype, const core::Shape& shape,
-            std::span<const std::byte> bytes, char* message, std::size_t capacity) {
+void* allocate_output(const eltwise_output& out, std::string_view dtype, const core::Shape& shape,
+                      char* message, std::size_t capacity) {
     const std::string type_name(dtype);
     void* buffer =
         out.allocate(out.ctx, type_name.c_str(), static_cast<int>(shape.size()), shape.data());
-    if (!buffer) {
-        write_message(message, capacity, "the host could not allocate the output");
-        return ELTWISE_ERROR;
-    }
+    if (!buffer) write_message(message, capacity, "the host could not allocate the output");
+    return buffer;
+}
+
+int deliver(const eltwise_output& out, std::string_view dtype, const core::Shape& shape,
+            std::span<const std::byte> bytes, char* message, std::size_t capacity) {
+    void* buffer = allocate_output(out, dtype, shape, message, capacity);
+    if (!buffer) return ELTWISE_ERROR;
     if (!bytes.empty()) std::memcpy(buffer, bytes.data(), bytes.size());
     return ELTWISE_OK;
 }

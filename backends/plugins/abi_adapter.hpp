@@ -51,6 +51,11 @@ const eltwise_backend_info* claim_op_table(
 // Copies `text` into message, truncated to capacity - 1 bytes, NUL-terminated.
 void write_message(char* message, std::size_t capacity, std::string_view text);
 
+// Allocates an output of the given type name and shape through the host; NULL, with the
+// message written, when the host could not.
+void* allocate_output(const eltwise_output& out, std::string_view dtype, const core::Shape& shape,
+                      char* message, std::size_t capacity);
+
 // Allocates an output of the given type name and shape through the host and copies `bytes`
 // (exactly the allocated size) into it. ELTWISE_OK, or ELTWISE_ERROR with a message.
 int deliver(const eltwise_output& out, std::string_view dtype, const core::Shape& shape,

@@ -47,14 +47,9 @@ int eltwise_backend_run(const eltwise_call* call, const eltwise_output* out, cha
         const core::PreparedCall prepared =
             core::prepare_call(*c.op, c.attributes, c.a.type, c.a.shape, c.b.type, c.b.shape);
         const core::Shape& shape = prepared.plan.output;
-        const std::string type(core::name(prepared.type));
-        void* buffer =
-            out->allocate(out->ctx, type.c_str(), static_cast<int>(shape.size()), shape.data());
-        if (!buffer) {
-            backends::plugins::write_message(message, message_capacity,
-                                             "the host could not allocate the output");
-            return ELTWISE_ERROR;
-        }
+        void* buffer = backends::plugins::allocate_output(*out, core::name(prepared.type), shape,
+                                                          message, message_capacity);
+        if (!buffer) return ELTWISE_ERROR;
         const auto bytes =
             static_cast<std::size_t>(core::element_count(shape)) * core::byte_size(prepared.type);
         optimized::run_to(prepared, c.a, c.b, {static_cast<std::byte*>(buffer), bytes}, g_threads);
