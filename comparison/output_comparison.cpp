@@ -43,7 +43,7 @@ const char* category_name(Outcome o) {
 struct OpContext {
     bool multiply;
     core::IntegerRounding rounding;
-    ComparisonPolicy policy;
+    const ComparisonPolicy& policy;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -339,8 +339,24 @@ constexpr std::int64_t kFirstPerCategory = 3;
 // Counts per outcome while walking; turned into Comparison's maps once at the end.
 struct Tally {
     std::array<std::int64_t, kCategoryNames.size() + kFirstCategory> counts{};
+    std::vector<std::int64_t> declared;  // per ComparisonPolicy::declared
     std::vector<Mismatch> first;
 };
+
+// The first declared output that gives `act` at flat index i, or -1.
+template <class T>
+int explaining(const std::vector<DeclaredOutput>& declared, std::size_t i, T act, NanPolicy nan) {
+    for (std::size_t k = 0; k < declared.size(); ++k) {
+        const T alt = declared[k].output.values<T>()[i];
+        if constexpr (std::is_integral_v<T>) {
+            if (alt == act) return static_cast<int>(k);
+        } else {
+            using F = FloatBits<T>;
+            if (same_float<F>(F::bits(alt), F::bits(act), nan)) return static_cast<int>(k);
+        }
+    }
+    return -1;
+}
 
 template <class T>
 Tally compare_elements(const core::PreparedCall& call, const Operands& t,
@@ -350,6 +366,7 @@ Tally compare_elements(const core::PreparedCall& call, const Operands& t,
     const auto e = t.expected.values<T>(), act = t.actual.values<T>();
     UndefinedCursor skip(undefined);
     Tally tally;
+    tally.declared.assign(op.policy.declared.size(), 0);
     for_each_row(call.plan, [&](std::int64_t i0, std::int64_t a0, std::int64_t b0,
                                 std::int64_t length, std::int64_t sa, std::int64_t sb) {
         const auto row = static_cast<std::size_t>(i0);
@@ -362,6 +379,13 @@ Tally compare_elements(const core::PreparedCall& call, const Operands& t,
             const std::int64_t ia = a0 + j * sa, ib = b0 + j * sb;
             const Outcome o = classify(e[ui], act[ui], x[static_cast<std::size_t>(ia)],
                                        y[static_cast<std::size_t>(ib)], op);
+            if (o >= Outcome::nan) {
+                const int k = explaining(op.policy.declared, ui, act[ui], op.policy.nan);
+                if (k >= 0) {
+                    ++tally.declared[static_cast<std::size_t>(k)];
+                    continue;
+                }
+            }
             const std::int64_t seen = tally.counts[static_cast<std::size_t>(o)]++;
             if (o >= Outcome::nan && (tally.first.size() < limit || seen < kFirstPerCategory))
                 tally.first.push_back(describe_element(t, o, i, ia, ib));
@@ -370,8 +394,10 @@ Tally compare_elements(const core::PreparedCall& call, const Operands& t,
     return tally;
 }
 
-Comparison to_comparison(Tally tally) {
+Comparison to_comparison(Tally tally, const std::vector<DeclaredOutput>& declared) {
     Comparison c;
+    for (std::size_t k = 0; k < declared.size(); ++k)
+        if (tally.declared[k]) c.declared[declared[k].name] += tally.declared[k];
     for (std::size_t k = 0; k < kCategoryNames.size(); ++k)
         if (const std::int64_t n = tally.counts[k + kFirstCategory])
             c.categories[kCategoryNames[k]] = n;
@@ -444,7 +470,8 @@ Comparison compare_output(const core::PreparedCall& call, const core::Tensor& a,
         if constexpr (std::is_same_v<T, bool>) {
             throw std::invalid_argument("compare_output: boolean outputs do not exist");
         } else {
-            return to_comparison(compare_elements<T>(call, t, expected.undefined, op, limit));
+            return to_comparison(compare_elements<T>(call, t, expected.undefined, op, limit),
+                                 policy.declared);
         }
     });
 }
@@ -473,6 +500,12 @@ std::string describe(const Comparison& c) {
         total += count;
     }
     if (c.passed()) out = "passed";
+    if (!c.declared.empty()) {
+        out += c.passed() ? " (declared:" : " (part declared:";
+        for (const auto& [name, count] : c.declared)
+            out += " " + name + ":" + std::to_string(count);
+        out += ")";
+    }
     if (!c.allowances.empty()) {
         out += " (allowed:";
         for (const std::string& a : c.allowances)

@@ -20,6 +20,14 @@ namespace comparison {
 // strict: NaNs must match bit for bit (payload and sign), the `--nan strict` option.
 enum class NanPolicy { any, strict };
 
+// The output of a declared behaviour (a profile entry's model) for this call: a mismatching
+// element that equals it bit for bit (any NaN for a NaN under NanPolicy::any) is explained by
+// that entry and not counted in a category.
+struct DeclaredOutput {
+    std::string name;
+    core::Tensor output;
+};
+
 struct ComparisonPolicy {
     NanPolicy nan = NanPolicy::any;
     // Floats: accept actual within `ulp` ordinals of expected. Never accepts NaN against a number,
@@ -30,6 +38,7 @@ struct ComparisonPolicy {
     // evaluated on inputs whose subnormals became zeros of the same sign, with a subnormal
     // result flushed the same way (a NaN there matches any NaN under NanPolicy::any).
     bool allow_ftz = false;
+    std::vector<DeclaredOutput> declared;
 };
 
 struct Mismatch {
@@ -48,6 +57,8 @@ struct Comparison {
     std::vector<Mismatch> first;
     std::set<std::string>
         allowances;  // "ulp", "ftz": an element passed only because of that option
+    // Elements that a declared behaviour explains, per DeclaredOutput name (the first that does).
+    std::map<std::string, std::int64_t> declared;
     bool passed() const { return categories.empty(); }
 };
 

@@ -36,4 +36,26 @@ struct BroadcastPlan {
 BroadcastPlan make_plan(const Shape& a, const Shape& b, const BroadcastSpec& spec);
 Shape broadcast_shape(const Shape& a, const Shape& b, const BroadcastSpec& spec);
 
+// Calls f(flat output index, A offset, B offset) for every output element, in order.
+template <class F>
+void for_each_offset(const BroadcastPlan& plan, F&& f) {
+    std::int64_t n = 1;
+    for (std::int64_t d : plan.output)
+        n *= d;
+    const std::size_t rank = plan.output.size();
+    std::vector<std::int64_t> index(rank, 0);
+    std::int64_t ia = 0, ib = 0;
+    for (std::int64_t i = 0; i < n; ++i) {
+        f(i, ia, ib);
+        for (std::size_t d = rank; d-- > 0;) {
+            ia += plan.a_strides[d];
+            ib += plan.b_strides[d];
+            if (++index[d] < plan.output[d]) break;
+            ia -= index[d] * plan.a_strides[d];
+            ib -= index[d] * plan.b_strides[d];
+            index[d] = 0;
+        }
+    }
+}
+
 }  // namespace core

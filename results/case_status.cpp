@@ -26,6 +26,8 @@ std::string_view name(Status s) {
             return "SKIPPED";
         case Status::refused_undefined:
             return "REFUSED_UNDEFINED";
+        case Status::deviates_as_declared:
+            return "DEVIATES_AS_DECLARED";
     }
     return "?";
 }
@@ -44,7 +46,7 @@ int severity(Status s) {
 
 bool is_deviation(Status s) {
     return s != Status::passed && s != Status::refused_undefined && s != Status::unsupported &&
-           s != Status::skipped;
+           s != Status::skipped && s != Status::deviates_as_declared;
 }
 
 bool is_severe(Status s) {

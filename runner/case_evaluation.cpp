@@ -37,17 +37,86 @@ results::Status status_of_answer(backends::Outcome o, bool valid) {
     return results::Status::error;
 }
 
+// Above this many output elements a passing case does not run the declared models to find out
+// whether they would have predicted a deviation (for the stale report): exhaustive16 blocks.
+constexpr std::int64_t kStaleCheckLimit = std::int64_t{1} << 20;
+
+std::vector<const profiles::Entry*> active_entries(const core::PreparedCall& call,
+                                                   const case_sources::CaseData& data,
+                                                   const EvaluationSettings& settings) {
+    if (!settings.profile || !settings.platform) return {};
+    return profiles::active_entries(*settings.profile, *settings.platform, call, data.graph_form);
+}
+
+// Declared value entries that predict a different output than the expected one for this case
+// (any defined element): they were exercised, whatever the backend did.
+void note_exercised(const std::vector<const profiles::Entry*>& entries,
+                    const core::PreparedCall& call, const case_sources::CaseData& data,
+                    const core::OpOutput& expected, const EvaluationSettings& settings) {
+    if (!settings.exercised || core::element_count(call.plan.output) > kStaleCheckLimit) return;
+    for (const profiles::Entry* e : entries) {
+        if (e->status || settings.exercised->count(e->name)) continue;
+        const core::Tensor alt = behaviours::model_output(e->model, call, data.a, data.b);
+        const comparison::Comparison c = comparison::compare_output(
+            call, data.a, data.b, expected, core::TensorView(alt), {}, 0);
+        if (!c.passed()) settings.exercised->insert(e->name);
+    }
+}
+
 void compare_into(CaseResult& r, const core::OpVersion& op, const case_sources::CaseData& data,
-                  const core::TensorView& actual, const comparison::ComparisonPolicy& policy) {
+                  const core::TensorView& actual, const EvaluationSettings& settings) {
     const core::PreparedCall call = core::prepare_call(op, data.attributes, data.a, data.b);
     comparison::Comparison c =
-        comparison::compare_output(call, data.a, data.b, r.expected, actual, policy);
+        comparison::compare_output(call, data.a, data.b, r.expected, actual, settings.policy);
+    const std::vector<const profiles::Entry*> entries = active_entries(call, data, settings);
+    note_exercised(entries, call, data, r.expected, settings);
+    if (!c.passed() && !c.categories.count("shape") && !c.categories.count("dtype")) {
+        comparison::ComparisonPolicy with_declared = settings.policy;
+        for (const profiles::Entry* e : entries)
+            if (!e->status)
+                with_declared.declared.push_back(
+                    {e->name, behaviours::model_output(e->model, call, data.a, data.b)});
+        if (!with_declared.declared.empty())
+            c = comparison::compare_output(call, data.a, data.b, r.expected, actual,
+                                           with_declared);
+    }
     r.allowances = std::move(c.allowances);
-    if (c.passed()) return;
-    r.status = results::Status::failed;
+    r.declared = std::move(c.declared);
+    if (c.passed() && r.declared.empty()) return;
+    r.status = c.passed() ? results::Status::deviates_as_declared : results::Status::failed;
     r.message = comparison::describe(c);
     r.categories = std::move(c.categories);
     r.mismatches = std::move(c.first);
+}
+
+// A deviating status (a crash, a refusal, an accepted invalid input) that a status entry of the
+// profile declares for this scope and these inputs.
+void apply_status_entries(CaseResult& r, const core::OpVersion& op,
+                          const case_sources::CaseData& data, const EvaluationSettings& settings) {
+    if (!settings.profile || !settings.platform) return;
+    core::PreparedCall call;
+    try {
+        call = core::prepare_call(op, data.attributes, data.a, data.b);
+    } catch (const core::Error&) {
+        // An invalid case: scope by the op table's type and the attributes as given.
+        call = {&op, data.a.type, {}, {}};
+        try {
+            call.config = core::resolve_attributes(op, data.attributes);
+        } catch (const core::Error&) {
+        }
+    }
+    for (const profiles::Entry* e : active_entries(call, data, settings)) {
+        if (!e->status) continue;
+        const bool inputs = e->when == profiles::InputsWhen::any ||
+                            (data.valid && profiles::inputs_match(e->when, call, data.a, data.b));
+        if (!inputs) continue;
+        if (settings.exercised) settings.exercised->insert(e->name);
+        if (r.status != *e->status || r.status == results::Status::deviates_as_declared) continue;
+        r.status = results::Status::deviates_as_declared;
+        r.declared[e->name] = 1;
+        r.message = "declared " + std::string(results::name(*e->status)) + " (" + e->name + ", " +
+                    e->finding + ") | " + r.message;
+    }
 }
 
 // The reason class of the inputs' invalidity, as the reference finds it first.
@@ -93,7 +162,7 @@ CaseResult evaluate(backends::Backend& backend, const core::OpVersion& op,
     const core::TensorView actual =
         answer.shared_output ? *answer.shared_output : core::TensorView(r.actual);
     if (answer.outcome == backends::Outcome::ok && data.valid)
-        compare_into(r, op, data, actual, settings.policy);
+        compare_into(r, op, data, actual, settings);
     // An output in the backend's shared memory lives until its next call: a deviation's is
     // copied for shrinking and the repro files; a passing one was compared in place, no copy.
     if (answer.shared_output && r.status != results::Status::passed) r.actual = actual.copy();
@@ -179,6 +248,8 @@ CaseResult evaluate_case(backends::Backend& backend, const core::OpVersion& op,
             r.message += " | the call has " + std::to_string(r.expected.undefined.size()) +
                          " undefined elements (integer division by zero); counted as a " +
                          "deviation (--undefined-refusal deviation)";
+        if (results::is_deviation(r.status) && r.status != results::Status::failed)
+            apply_status_entries(r, op, data, settings);
     } catch (const std::exception& e) {
         r = CaseResult{};
         r.status = results::Status::error;

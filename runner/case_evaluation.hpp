@@ -12,6 +12,7 @@
 #include "backends/backend.hpp"
 #include "case_sources/run_case.hpp"
 #include "comparison/output_comparison.hpp"
+#include "profiles/backend_profile.hpp"
 #include "results/case_status.hpp"
 
 namespace runner {
@@ -22,6 +23,12 @@ struct EvaluationSettings {
     // --undefined-refusal deviation: a call refused because of undefined elements stays
     // REJECTED_VALID or ERROR, and is not re-run with them made defined.
     bool undefined_refusal_is_deviation = false;
+    // --profile: the backend's declared behaviours, judged on `platform`. `exercised` collects
+    // the entries whose model (or status condition) predicted a deviation in some case, for the
+    // stale report.
+    const profiles::Profile* profile = nullptr;
+    const platform::Platform* platform = nullptr;
+    std::set<std::string>* exercised = nullptr;
 };
 
 struct CaseResult {
@@ -29,6 +36,9 @@ struct CaseResult {
     std::map<std::string, std::int64_t> categories;  // FAILED: mismatches per category
     std::vector<comparison::Mismatch> mismatches;    // FAILED: the first few
     std::set<std::string> allowances;                // PASSED only because of these options
+    // Profile entries that explain this case's deviation (elements, or 1 for a status):
+    // all of it for DEVIATES_AS_DECLARED, part of it for FAILED.
+    std::map<std::string, std::int64_t> declared;
     std::string message;
     core::OpOutput expected;  // valid cases
     core::Tensor actual;      // the backend's output, when it gave one

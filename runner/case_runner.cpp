@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "backends/process_backend.hpp"
+#include "platform/host_platform.hpp"
 #include "case_sources/exhaustive16_cases.hpp"
 #include "case_sources/random_cases.hpp"
 #include "core/graph_form.hpp"
@@ -57,6 +58,24 @@ void print_findings(const CaseRunner& r) {
         if (!f.empty() && shown++ < kFindingsShown) std::cout << f << "\n";
     if (r.new_findings.size() > shown)
         std::cout << "... and " << r.new_findings.size() - shown << " more in results.jsonl\n";
+}
+
+// Per profile entry: the cases it explained in full, or why it explained none: its condition
+// does not hold here (inert), nothing in the run could show it, or it was not shown (stale).
+void print_declared(const CaseRunner& r) {
+    if (!r.profile) return;
+    for (const profiles::Entry& e : r.profile->entries) {
+        const auto n = r.declared_cases.find(e.name);
+        std::cout << "declared " << e.name << " (" << e.finding << "): ";
+        if (!e.condition.holds(platform::host()))
+            std::cout << "inert on this platform\n";
+        else if (n != r.declared_cases.end())
+            std::cout << n->second << " cases\n";
+        else if (r.exercised.count(e.name))
+            std::cout << "stale: declared, but not shown by any case it predicted\n";
+        else
+            std::cout << "no case in this run could show it\n";
+    }
 }
 
 }  // namespace
@@ -141,6 +160,9 @@ void CaseRunner::judge(const std::string& id, results::Status status, const nloh
     if (passes && results::is_named(expectations, id)) now_passing.push_back(id);
     if (!results::is_deviation(status)) return;
     deviations.push_back({id, status});
+    if (line.contains("declared"))
+        for (const auto& [name, count] : line["declared"].items())
+            if (status == results::Status::deviates_as_declared) ++declared_cases[name];
     if (results::find_expectation(expectations, id, status)) return;
     new_findings.push_back(new_findings.size() < kFindingsShown ? finding_text(line) : "");
 }
@@ -225,6 +247,7 @@ int finish(CaseRunner& r) {
         std::cout << "note on " << note << "\n";
     for (const std::string& id : r.now_passing)
         std::cout << "expected to deviate, now passes: " << id << "\n";
+    print_declared(r);
     if (r.options.write_expected)
         results::write_expectations(*r.options.write_expected, r.deviations);
     return findings == 0 ? 0 : 1;
@@ -236,6 +259,7 @@ CaseRunner make_case_runner(const RunOptions& o, std::size_t planned) {
                  .settings = {policy_of(o), o.timeout_seconds, o.undefined_refusal == "deviation"},
                  .summary = RunSummary(static_cast<std::int64_t>(planned))};
     if (o.expected) r.expectations = results::read_expectations(*o.expected);
+    if (o.profile) r.profile = profiles::read_profile(*o.profile);
     return r;
 }
 
@@ -251,6 +275,13 @@ void run_all(CaseRunner& runner, const std::vector<const case_sources::PlannedCa
         }
     }
     if (terminal) std::cerr << "\r" << runner.summary.progress_line() << "\x1b[K\n";
+}
+
+void bind_profile(CaseRunner& r) {
+    if (!r.profile) return;
+    r.settings.profile = &*r.profile;
+    r.settings.platform = &platform::host();
+    r.settings.exercised = &r.exercised;
 }
 
 int start_run(const RunOptions& o) {
@@ -284,6 +315,7 @@ int start_run(const RunOptions& o) {
     runner.summary = RunSummary(static_cast<std::int64_t>(planned.size()));
     runner.backend = backend.get();
     runner.results = &results;
+    bind_profile(runner);
     std::vector<const case_sources::PlannedCase*> todo;
     for (const case_sources::PlannedCase& c : planned)
         todo.push_back(&c);

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <set>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,6 +33,9 @@ struct CaseRunner {
     std::vector<results::Deviation> deviations{};
     std::vector<std::string> new_findings{}, now_passing{};
     std::vector<std::string> notes{};  // findings about the cases themselves (ONNX test data)
+    std::optional<profiles::Profile> profile{};  // --profile
+    std::set<std::string> exercised{};           // its entries that predicted a deviation
+    std::map<std::string, std::int64_t> declared_cases{};  // its entries' cases explained
     std::int64_t next_call = 1;
 
     // Runs the case; for an exhaustive16 block, counts its pairs and wall time.
@@ -53,6 +58,10 @@ struct CaseRunner {
 
 // Reads --expected before the backend starts: a usage error costs no backend start.
 CaseRunner make_case_runner(const RunOptions& o, std::size_t planned);
+
+// Points the evaluation settings at the runner's own profile and the host platform (after the
+// runner has its final address).
+void bind_profile(CaseRunner& r);
 
 // Runs the cases, appending their lines; a progress line on a terminal.
 void run_all(CaseRunner& runner, const std::vector<const case_sources::PlannedCase*>& todo);

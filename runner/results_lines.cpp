@@ -34,6 +34,7 @@ void add_result(nlohmann::json& j, const CaseResult& result) {
             j["mismatches"].push_back(mismatch_json(m));
     }
     if (!result.allowances.empty()) j["allowed_by"] = result.allowances;
+    if (!result.declared.empty()) j["declared"] = result.declared;
 }
 
 nlohmann::json minimal_json(const ShrinkOutcome& m) {
@@ -108,6 +109,7 @@ nlohmann::json options_json(const RunOptions& o) {
         {"undefined_refusal", o.undefined_refusal},
         {"graph_forms", o.graph_forms},
         {"expected", o.expected ? nlohmann::json(*o.expected) : nlohmann::json()},
+        {"profile", o.profile ? nlohmann::json(*o.profile) : nlohmann::json()},
         {"write_expected", o.write_expected ? nlohmann::json(*o.write_expected) : nlohmann::json()},
         {"label", o.label}};
 }
@@ -135,6 +137,7 @@ RunOptions options_from_json(const nlohmann::json& j) {
         o.undefined_refusal = j.value("undefined_refusal", "rerun");  // not in older run lines
         o.graph_forms = j.value("graph_forms", std::vector<std::string>{"runtime"});
         o.expected = optional_text(j, "expected");
+        if (j.contains("profile")) o.profile = optional_text(j, "profile");
         o.write_expected = optional_text(j, "write_expected");
         o.label = field<std::string>(j, "label");
         return o;

@@ -31,6 +31,7 @@ struct RunOptions {
     std::vector<std::string> graph_forms{"runtime"};
     std::string out = "eltwise-results";
     std::optional<std::string> expected;
+    std::optional<std::string> profile;  // the backend's declared behaviours (TOML)
     std::optional<std::string> write_expected;
     std::string label;         // the backend's name in reports; default: its name and version
     std::string command_line;  // recorded in the results' run line

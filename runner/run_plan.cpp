@@ -1,3 +1,4 @@
+#include "platform/host_platform.hpp"
 #include "runner/run_plan.hpp"
 
 #include <algorithm>
@@ -53,8 +54,11 @@ comparison::ComparisonPolicy policy_of(const RunOptions& o) {
     if (o.nan != "any" && o.nan != "strict")
         throw std::invalid_argument("--nan must be 'any' or 'strict', not '" + o.nan + "'");
     if (o.ulp < 0) throw std::invalid_argument("--ulp must be >= 0");
-    return {o.nan == "strict" ? comparison::NanPolicy::strict : comparison::NanPolicy::any, o.ulp,
-            o.allow_ftz};
+    comparison::ComparisonPolicy p;
+    p.nan = o.nan == "strict" ? comparison::NanPolicy::strict : comparison::NanPolicy::any;
+    p.ulp = o.ulp;
+    p.allow_ftz = o.allow_ftz;
+    return p;
 }
 
 case_sources::PlannedCase in_form(case_sources::PlannedCase c, const std::string& form) {
@@ -155,6 +159,9 @@ nlohmann::json run_line(const RunOptions& o, const backends::Hello* hello,
     run["directory"] = std::filesystem::current_path().string();
     if (!o.shard.empty()) run["shard"] = parse_shard(o.shard).text();
     if (hello) run["backend"] = nlohmann::json::parse(backends::to_line(*hello));
+    const platform::Platform& p = platform::host();
+    run["platform"] = {{"os", p.os},         {"arch", p.arch},         {"cpu_vendor", p.vendor},
+                       {"cpu_model", p.model}, {"cpu_features", p.features}};
     if (!error.empty()) run["error"] = error;
     return {{"run", run}};
 }

@@ -14,6 +14,8 @@ packages=(
   libcli11-dev                     # command line of eltwise-validate
   libpugixml-dev                   # OpenVINO <layer> XML examples
   nlohmann-json3-dev               # JSON output
+  libcpu-features-dev              # the platform facts of a run (CPU vendor, model, features)
+  libtomlplusplus-dev              # backend profiles (declared behaviours), TOML
   libonnx-dev libprotobuf-dev protobuf-compiler  # ONNX TensorProto / ModelProto
   libonnx-testdata                 # ONNX's own Mul/Div node tests
   python3                          # CLI contract test reads .npy output

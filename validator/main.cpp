@@ -80,6 +80,8 @@ void add_run_options(CLI::App& run, runner::RunOptions& o) {
     run.add_option("--label", o.label,
                    "The backend's name in reports (default: its hello's name and version)");
     run.add_option("--expected", o.expected, "Expected deviations (PATTERN STATUS lines)");
+    run.add_option("--profile", o.profile,
+                   "The backend's profile: declared behaviours (TOML, backends/PROTOCOL.md section 14)");
     run.add_option("--write-expected", o.write_expected,
                    "Write this run's deviations as an expectations file");
     run.add_option("--resume", o.resume,

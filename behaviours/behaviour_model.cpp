@@ -1,0 +1,363 @@
+#include "behaviours/behaviour_model.hpp"
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <type_traits>
+
+#include "core/error.hpp"
+#include "core/half_float.hpp"
+#include "reference/divide.hpp"
+#include "reference/multiply.hpp"
+
+namespace behaviours {
+namespace {
+
+struct NamedFlag {
+    std::string_view name;
+    bool Model::*flag;
+};
+constexpr NamedFlag kFlags[] = {
+    {"subnormal_inputs_zero", &Model::subnormal_inputs_zero},
+    {"computed_in_f32", &Model::computed_in_f32},
+    {"computed_in_f16", &Model::computed_in_f16},
+    {"computed_in_bf16", &Model::computed_in_bf16},
+    {"computed_in_i32", &Model::computed_in_i32},
+    {"integer_division_via_f32", &Model::integer_division_via_f32},
+    {"division_by_reciprocal", &Model::division_by_reciprocal},
+    {"division_by_f32_reciprocal", &Model::division_by_f32_reciprocal},
+    {"floor_for_trunc", &Model::floor_for_trunc},
+    {"trunc_for_floor", &Model::trunc_for_floor},
+    {"results_rounded_toward_zero", &Model::results_rounded_toward_zero},
+    {"integer_results_saturated", &Model::integer_results_saturated},
+    {"infinities_clamped", &Model::infinities_clamped},
+    {"subnormal_results_flushed", &Model::subnormal_results_flushed},
+};
+
+// ---------------------------------------------------------------------------------------------
+// Floats. Every value of the four float types is exact in double, and so is every product of
+// two of f16, bf16 or f32; a double quotient rounded once more into them is innocuous
+// (53 >= 2 * 24 + 2). So the double result rounded once is the correctly rounded one.
+
+template <class T>
+struct Float;
+template <>
+struct Float<core::Half> {
+    using Bits = std::uint16_t;
+    static constexpr int kMantissa = 10;
+    static double wide(core::Half v) { return core::to_float(v); }
+    static core::Half nearest(double d) { return core::half_from_double(d); }
+    static Bits bits(core::Half v) { return v.bits; }
+    static core::Half from(Bits b) { return {b}; }
+};
+template <>
+struct Float<core::BFloat16> {
+    using Bits = std::uint16_t;
+    static constexpr int kMantissa = 7;
+    static double wide(core::BFloat16 v) { return core::to_float(v); }
+    static core::BFloat16 nearest(double d) { return core::bfloat16_from_double(d); }
+    static Bits bits(core::BFloat16 v) { return v.bits; }
+    static core::BFloat16 from(Bits b) { return {b}; }
+};
+template <>
+struct Float<float> {
+    using Bits = std::uint32_t;
+    static constexpr int kMantissa = 23;
+    static double wide(float v) { return v; }
+    static float nearest(double d) { return static_cast<float>(d); }
+    static Bits bits(float v) { return std::bit_cast<Bits>(v); }
+    static float from(Bits b) { return std::bit_cast<float>(b); }
+};
+template <>
+struct Float<double> {
+    using Bits = std::uint64_t;
+    static constexpr int kMantissa = 52;
+    static double wide(double v) { return v; }
+    static double nearest(double d) { return d; }
+    static Bits bits(double v) { return std::bit_cast<Bits>(v); }
+    static double from(Bits b) { return std::bit_cast<double>(b); }
+};
+
+template <class T>
+using Bits = typename Float<T>::Bits;
+template <class T>
+constexpr Bits<T> kSign = static_cast<Bits<T>>(Bits<T>{1} << (8 * sizeof(Bits<T>) - 1));
+template <class T>
+constexpr Bits<T> kMinNormal = static_cast<Bits<T>>(Bits<T>{1} << Float<T>::kMantissa);
+template <class T>
+constexpr Bits<T> kInf = static_cast<Bits<T>>(static_cast<Bits<T>>(~kSign<T>) & ~(kMinNormal<T> - 1));
+
+template <class T>
+Bits<T> magnitude(T v) {
+    return static_cast<Bits<T>>(Float<T>::bits(v) & ~kSign<T>);
+}
+template <class T>
+T signed_zero(T v) {
+    return Float<T>::from(static_cast<Bits<T>>(Float<T>::bits(v) & kSign<T>));
+}
+template <class T>
+bool is_subnormal(T v) {
+    return magnitude(v) != 0 && magnitude(v) < kMinNormal<T>;
+}
+template <class T>
+T flush(T v) {
+    return is_subnormal(v) ? signed_zero(v) : v;
+}
+
+// f32 rounded toward zero into T: the nearest value, one ordinal toward zero when it is farther
+// from zero than f (the nearest is one of the two neighbours; inf steps down to the largest
+// finite value). NaN stays NaN.
+template <class T>
+T toward_zero(float f) {
+    const T n = Float<T>::nearest(f);
+    if (std::isnan(f) || !(std::fabs(Float<T>::wide(n)) > std::fabs(f))) return n;
+    return Float<T>::from(static_cast<Bits<T>>(Float<T>::bits(n) - 1));
+}
+
+template <class T>
+T saturate_infinity(T v) {
+    if (magnitude(v) != kInf<T>) return v;
+    return Float<T>::from(static_cast<Bits<T>>((Float<T>::bits(v) & kSign<T>) | (kInf<T> - 1)));
+}
+
+// T's rounding of a double result: to nearest, or (16-bit types under results_rounded_toward_
+// zero) to f32 first and then toward zero, as a conversion instruction that truncates does.
+template <class T>
+T round_result(const Model& m, double r) {
+    if constexpr (sizeof(T) == 2) {
+        if (m.results_rounded_toward_zero) return toward_zero<T>(static_cast<float>(r));
+    }
+    return Float<T>::nearest(r);
+}
+
+template <class T>
+T divide_natural(const Model& m, T x, T y) {
+    if constexpr (std::is_same_v<T, double>) {
+        if (m.division_by_reciprocal) return x * (1.0 / y);
+        return x / y;
+    } else if constexpr (std::is_same_v<T, float>) {
+        if (m.division_by_reciprocal || m.division_by_f32_reciprocal) return x * (1.0f / y);
+        return x / y;
+    } else {
+        const double wx = Float<T>::wide(x), wy = Float<T>::wide(y);
+        if (m.division_by_f32_reciprocal)
+            return round_result<T>(m, static_cast<float>(wx) * (1.0f / static_cast<float>(wy)));
+        if (m.division_by_reciprocal)
+            return round_result<T>(m, wx * Float<T>::wide(Float<T>::nearest(1.0 / wy)));
+        return round_result<T>(m, wx / wy);
+    }
+}
+
+template <class T>
+T compute(const Model& m, T x, T y, bool multiply);
+
+// An f64 or f32 call computed in a narrower type, the operands rounded into it.
+template <class T, class N>
+T narrowed(const Model& m, T x, T y, bool multiply) {
+    Model inner = m;
+    inner.computed_in_f32 = inner.computed_in_f16 = inner.computed_in_bf16 = false;
+    N nx = Float<N>::nearest(Float<T>::wide(x)), ny = Float<N>::nearest(Float<T>::wide(y));
+    if (m.infinities_clamped) {
+        nx = saturate_infinity(nx);
+        ny = saturate_infinity(ny);
+    }
+    N r = compute(inner, nx, ny, multiply);
+    if (m.infinities_clamped) r = saturate_infinity(r);
+    return Float<T>::nearest(Float<N>::wide(r));
+}
+
+// The pipeline without the result's flush: operands, then the operation.
+template <class T>
+T compute(const Model& m, T x, T y, bool multiply) {
+    if constexpr (std::is_same_v<T, double>) {
+        if (m.computed_in_f32) return narrowed<double, float>(m, x, y, multiply);
+    }
+    if constexpr (std::is_same_v<T, float>) {
+        if (m.computed_in_f16) return narrowed<float, core::Half>(m, x, y, multiply);
+        if (m.computed_in_bf16) return narrowed<float, core::BFloat16>(m, x, y, multiply);
+    }
+    if (!multiply) return divide_natural(m, x, y);
+    if constexpr (sizeof(T) == 2)
+        return round_result<T>(m, Float<T>::wide(x) * Float<T>::wide(y));
+    else
+        return x * y;
+}
+
+template <class T>
+T scaled(T v, int k) {
+    return Float<T>::nearest(std::ldexp(Float<T>::wide(v), k));
+}
+
+// x86 flush-to-zero (MXCSR.FTZ) returns ±0 for a result that is tiny after rounding: rounded to
+// T's precision with an unbounded exponent, below the smallest normal. A result rounded up to the
+// smallest normal is such a result; it is found by computing the same call scaled by 2^k into
+// the normal range, which scales the exact result and its rounding alike.
+template <class T>
+bool tiny_after_rounding(const Model& m, T x, T y, T r, bool multiply) {
+    if (is_subnormal(r)) return true;
+    if (magnitude(r) != kMinNormal<T>) return false;
+    constexpr int k = Float<T>::kMantissa + 3;
+    const double ax = std::fabs(Float<T>::wide(x)), ay = std::fabs(Float<T>::wide(y));
+    T s;
+    if (multiply)
+        s = ax <= ay ? compute(m, scaled(x, k), y, true) : compute(m, x, scaled(y, k), true);
+    else
+        s = ax <= 1 ? compute(m, scaled(x, k), y, false) : compute(m, x, scaled(y, -k), false);
+    return std::fabs(Float<T>::wide(s)) < std::ldexp(Float<T>::wide(Float<T>::from(kMinNormal<T>)), k);
+}
+
+template <class T>
+T model_float(const Model& m, T x, T y, bool multiply) {
+    if (m.subnormal_inputs_zero) {
+        x = flush(x);
+        y = flush(y);
+    }
+    T r = compute(m, x, y, multiply);
+    if (m.infinities_clamped) r = saturate_infinity(r);
+    if (m.subnormal_results_flushed && !std::isnan(Float<T>::wide(r)) &&
+        tiny_after_rounding(m, x, y, r, multiply))
+        r = signed_zero(r);
+    return r;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Integers.
+
+template <class T>
+T clamp_to(long double exact) {
+    if (exact > static_cast<long double>(std::numeric_limits<T>::max()))
+        return std::numeric_limits<T>::max();
+    if (exact < static_cast<long double>(std::numeric_limits<T>::lowest()))
+        return std::numeric_limits<T>::lowest();
+    return static_cast<T>(exact);
+}
+
+// The exact product clamped into T: __builtin_mul_overflow tells whether it fits.
+template <class T>
+T saturated_product(T x, T y) {
+    T r;
+    if (!__builtin_mul_overflow(x, y, &r)) return r;
+    const bool negative = std::is_signed_v<T> && ((x < 0) != (y < 0));
+    return negative ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max();
+}
+
+// An f32 quotient converted back as cvttps2dq does: truncated (after floor where the op floors),
+// and INT32_MIN for a value outside i32 (the "integer indefinite"), then wrapped into T.
+template <class T>
+T quotient_via_f32(T x, T y, core::IntegerRounding rounding) {
+    float q = static_cast<float>(x) / static_cast<float>(y);
+    if (rounding == core::IntegerRounding::floor) q = std::floor(q);
+    q = std::trunc(q);
+    std::int64_t wide = std::numeric_limits<std::int32_t>::min();
+    if (q >= -2147483648.0f && q < 2147483648.0f) wide = static_cast<std::int64_t>(q);
+    if constexpr (sizeof(T) == 8 && std::is_unsigned_v<T>) {
+        if (q >= 0 && q < 18446744073709551616.0f) return static_cast<T>(q);
+    }
+    return static_cast<T>(static_cast<std::make_unsigned_t<T>>(wide));
+}
+
+template <class T>
+std::optional<T> integer_step(const Model& m, T x, T y, bool multiply,
+                              core::IntegerRounding rounding) {
+    if (multiply) return m.integer_results_saturated ? saturated_product(x, y) : reference::multiply(x, y);
+    if (y == 0) return std::nullopt;
+    if (m.integer_division_via_f32) return quotient_via_f32(x, y, rounding);
+    if constexpr (std::is_signed_v<T>) {
+        if (m.integer_results_saturated && x == std::numeric_limits<T>::min() && y == T(-1))
+            return std::numeric_limits<T>::max();
+    }
+    return reference::divide(x, y, rounding).value;
+}
+
+template <class T>
+std::optional<T> model_integer(const Model& m, T x, T y, bool multiply,
+                               core::IntegerRounding rounding) {
+    if (m.floor_for_trunc && rounding == core::IntegerRounding::truncate)
+        rounding = core::IntegerRounding::floor;
+    else if (m.trunc_for_floor && rounding == core::IntegerRounding::floor)
+        rounding = core::IntegerRounding::truncate;
+    if constexpr (sizeof(T) >= 4 && !std::is_same_v<T, std::int32_t>) {
+        if (m.computed_in_i32) {
+            // Converted as a narrowing Convert does: the low 32 bits; the result sign-extended.
+            const auto nx = static_cast<std::int32_t>(static_cast<std::uint32_t>(x));
+            const auto ny = static_cast<std::int32_t>(static_cast<std::uint32_t>(y));
+            const std::optional<std::int32_t> r = integer_step(m, nx, ny, multiply, rounding);
+            if (!r) return std::nullopt;
+            return static_cast<T>(static_cast<std::make_unsigned_t<T>>(static_cast<std::int64_t>(*r)));
+        }
+    }
+    return integer_step(m, x, y, multiply, rounding);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+template <class T>
+std::optional<T> model_element(const Model& m, T x, T y, bool multiply,
+                               core::IntegerRounding rounding) {
+    if constexpr (std::is_integral_v<T>)
+        return model_integer(m, x, y, multiply, rounding);
+    else
+        return model_float(m, x, y, multiply);
+}
+
+}  // namespace
+
+const std::vector<std::string_view>& behaviour_names() {
+    static const std::vector<std::string_view> names = [] {
+        std::vector<std::string_view> v;
+        for (const NamedFlag& f : kFlags)
+            v.push_back(f.name);
+        return v;
+    }();
+    return names;
+}
+
+void add_behaviour(Model& m, std::string_view name) {
+    for (const NamedFlag& f : kFlags)
+        if (f.name == name) {
+            m.*f.flag = true;
+            return;
+        }
+    throw core::Error(core::ErrorKind::input, "unknown behaviour '" + std::string(name) + "'");
+}
+
+bool affects(const Model& m, core::ElementType type, bool multiply) {
+    const bool floating = core::is_floating(type);
+    const bool narrow_float = type == core::ElementType::f16 || type == core::ElementType::bf16;
+    if (floating) {
+        return m.subnormal_inputs_zero || m.subnormal_results_flushed || m.infinities_clamped ||
+               (m.computed_in_f32 && type == core::ElementType::f64) ||
+               ((m.computed_in_f16 || m.computed_in_bf16) && type == core::ElementType::f32) ||
+               (!multiply && (m.division_by_reciprocal ||
+                              (m.division_by_f32_reciprocal && type != core::ElementType::f64))) ||
+               (m.results_rounded_toward_zero && narrow_float);
+    }
+    const bool wide_int = core::byte_size(type) >= 4 && type != core::ElementType::i32;
+    return m.integer_results_saturated || (m.computed_in_i32 && wide_int) ||
+           (!multiply && (m.integer_division_via_f32 || m.floor_for_trunc || m.trunc_for_floor));
+}
+
+core::Tensor model_output(const Model& m, const core::PreparedCall& call, const core::Tensor& a,
+                          const core::Tensor& b) {
+    const bool multiply = call.op->arithmetic == core::Arithmetic::multiply;
+    core::Tensor out = core::Tensor::zeros(call.type, call.plan.output);
+    core::dispatch(call.type, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        if constexpr (!std::is_same_v<T, bool>) {
+            const auto x = a.values<T>(), y = b.values<T>();
+            auto o = out.values<T>();
+            core::for_each_offset(call.plan, [&](std::int64_t i, std::int64_t ia, std::int64_t ib) {
+                const T xa = x[static_cast<std::size_t>(ia)], yb = y[static_cast<std::size_t>(ib)];
+                const std::optional<T> r = model_element(m, xa, yb, multiply, call.config.rounding);
+                o[static_cast<std::size_t>(i)] =
+                    r ? *r : (multiply ? reference::multiply(xa, yb)
+                                       : reference::divide(xa, yb, call.config.rounding).value);
+            });
+        }
+    });
+    return out;
+}
+
+}  // namespace behaviours

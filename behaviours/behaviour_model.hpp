@@ -1,0 +1,53 @@
+// Executable models of known non-IEEE behaviour (backends/PROTOCOL.md section 14): each named
+// behaviour is the reference with one change, computed exactly, never a tolerance. A profile
+// entry declares one or more of them; together they make one Model, whose output a deviating
+// element must equal bit for bit to count as declared.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/op_config.hpp"
+#include "core/tensor.hpp"
+
+namespace behaviours {
+
+struct Model {
+    // inputs
+    bool subnormal_inputs_zero = false;  // DAZ: a subnormal operand reads as the zero of its sign
+    // computation
+    bool computed_in_f32 = false;         // f64: operands rounded to f32, computed in f32
+    bool computed_in_f16 = false;         // f32: operands and result rounded to f16 precision
+    bool computed_in_bf16 = false;        // f32: the same in bf16
+    bool computed_in_i32 = false;         // i64/u64/u32: operands wrapped to i32, result widened
+    bool integer_division_via_f32 = false;  // operands to f32, quotient rounded per the op
+    bool division_by_reciprocal = false;    // A * (1/B), 1/B rounded in the element type
+    bool division_by_f32_reciprocal = false;  // the same with 1/B in f32 (f16/bf16)
+    bool floor_for_trunc = false;
+    bool trunc_for_floor = false;
+    // results
+    bool results_rounded_toward_zero = false;  // f16/bf16: the f32 result truncated
+    bool integer_results_saturated = false;    // overflow clamps instead of wrapping
+    bool infinities_clamped = false;           // ±inf results become ±max finite
+    bool subnormal_results_flushed = false;    // x86 FTZ: tiny after rounding -> ±0
+    friend bool operator==(const Model&, const Model&) = default;
+};
+
+// The names a profile may use, in the order of the fields above.
+const std::vector<std::string_view>& behaviour_names();
+
+// Adds the named behaviour to m. Throws core::Error(input) for an unknown name.
+void add_behaviour(Model& m, std::string_view name);
+
+// The output the model gives for one call, with the case's broadcast plan: the same shape and
+// type as the reference's. Elements the model cannot predict (integer division by zero) hold
+// the reference's value. Throws core::Error when the spec rejects the inputs.
+core::Tensor model_output(const Model& m, const core::PreparedCall& call, const core::Tensor& a,
+                          const core::Tensor& b);
+
+// Whether the model changes anything for this element type and operation (a behaviour of bf16
+// results says nothing about i32 division): an entry whose model is inert here is not in scope.
+bool affects(const Model& m, core::ElementType type, bool multiply);
+
+}  // namespace behaviours

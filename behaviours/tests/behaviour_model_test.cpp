@@ -1,0 +1,203 @@
+// Each behaviour against hand-computed values (the findings' minimal cases among them), so that a
+// model that drifts from what the hardware or library does fails here, not in a profile.
+#include "behaviours/behaviour_model.hpp"
+
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "core/error.hpp"
+#include "core/op_table.hpp"
+
+namespace {
+
+using core::ElementType;
+
+behaviours::Model model(std::initializer_list<const char*> names) {
+    behaviours::Model m;
+    for (const char* n : names)
+        behaviours::add_behaviour(m, n);
+    return m;
+}
+
+template <ElementType T>
+core::Tensor run(const behaviours::Model& m, const char* op, std::vector<core::Storage<T>> a,
+                 std::vector<core::Storage<T>> b, core::AttributeMap attributes = {}) {
+    const core::Shape shape{static_cast<std::int64_t>(a.size())};
+    const core::Tensor ta = core::make_tensor<T>(shape, a), tb = core::make_tensor<T>(shape, b);
+    const core::PreparedCall call =
+        core::prepare_call(*core::find_op_version(op), attributes, ta, tb);
+    return behaviours::model_output(m, call, ta, tb);
+}
+
+std::vector<std::uint32_t> f32_bits(const core::Tensor& t) {
+    std::vector<std::uint32_t> out;
+    for (float v : t.values<float>())
+        out.push_back(std::bit_cast<std::uint32_t>(v));
+    return out;
+}
+
+std::vector<std::uint16_t> bits16(const core::Tensor& t) {
+    std::vector<std::uint16_t> out;
+    for (core::BFloat16 v : t.values<core::BFloat16>())
+        out.push_back(v.bits);
+    return out;
+}
+
+float f32(std::uint32_t bits) {
+    return std::bit_cast<float>(bits);
+}
+
+TEST(Behaviours, X86FlushToZeroFlushesAResultRoundedUpToTheSmallestNormal) {
+    // min_normal * (1 - 2^-24): IEEE rounds it up to min_normal (0x00800000); x86 FTZ detects
+    // tininess after rounding with an unbounded exponent, where it stays below: +-0.
+    const auto m = model({"subnormal_results_flushed"});
+    const float below_one = f32(0x3f7fffff), min_normal = f32(0x00800000);
+    const auto out = f32_bits(run<ElementType::f32>(
+        m, "onnx.Mul-14", {min_normal, -min_normal, min_normal, f32(0x00000001), f32(0x00800001)},
+        {below_one, below_one, 1.0f, 1.0f, 1.0f}));
+    EXPECT_EQ(out, (std::vector<std::uint32_t>{0x00000000, 0x80000000, 0x00800000, 0x00000000,
+                                               0x00800001}));
+    const behaviours::Model none;
+    EXPECT_EQ(f32_bits(run<ElementType::f32>(none, "onnx.Mul-14", {min_normal}, {below_one}))[0],
+              0x00800000u);
+}
+
+TEST(Behaviours, X86FlushToZeroInDivision) {
+    const auto m = model({"subnormal_results_flushed"});
+    const float min_normal = f32(0x00800000);
+    // min_normal / (1 + 2^-23) = min_normal * (1 - 2^-23 + ...): below min_normal, rounds up to
+    // it only with a bounded exponent; huge / huge near min_normal takes the other scaling.
+    // 2 / (2^127 (1 + 2^-23)) likewise, with a dividend above 1 (B is scaled down instead).
+    const auto out = f32_bits(run<ElementType::f32>(
+        m, "onnx.Div-14", {min_normal, 2 * min_normal, 2.0f}, {f32(0x3f800001), 2.0f, f32(0x7f000001)}));
+    EXPECT_EQ(out[0], 0x00000000u);
+    EXPECT_EQ(out[1], 0x00800000u);  // exactly min_normal: not tiny
+    EXPECT_EQ(out[2], 0x00000000u);
+}
+
+TEST(Behaviours, SubnormalInputsReadAsZero) {
+    const auto m = model({"subnormal_inputs_zero"});
+    const auto out = f32_bits(run<ElementType::f32>(m, "onnx.Mul-14", {f32(0x80000001), 2.0f},
+                                                    {0x1p100f, f32(0x00000001)}));
+    EXPECT_EQ(out, (std::vector<std::uint32_t>{0x80000000, 0x00000000}));
+}
+
+TEST(Behaviours, Bf16RoundedTowardZeroAsOnAvx2) {
+    // The values of the AVX2 OpenVINO runs: 1 / 0.99609375 = 1.0039..., nearest 1.0078125
+    // (0x3f81), toward zero 1 (0x3f80); 1.0078125 * 1.5078125 = 1.5196..., 1.515625 (0x3fc2)
+    // where nearest gives 1.5234375 (0x3fc3); 1 / 3: 0.33203125 (0x3eaa), not 0.33398438.
+    const auto m = model({"results_rounded_toward_zero"});
+    using B = core::BFloat16;
+    EXPECT_EQ(bits16(run<ElementType::bf16>(m, "onnx.Div-14", {B{0x3f80}, B{0x3f80}},
+                                            {B{0x3f7f}, B{0x4040}})),
+              (std::vector<std::uint16_t>{0x3f80, 0x3eaa}));
+    EXPECT_EQ(bits16(run<ElementType::bf16>(m, "onnx.Mul-14", {B{0x3f81}}, {B{0x3fc1}})),
+              (std::vector<std::uint16_t>{0x3fc2}));
+    const behaviours::Model none;
+    EXPECT_EQ(bits16(run<ElementType::bf16>(none, "onnx.Mul-14", {B{0x3f81}}, {B{0x3fc1}})),
+              (std::vector<std::uint16_t>{0x3fc3}));
+    // A finite f32 result beyond bf16's largest value: nearest gives inf, toward zero the
+    // largest finite (0x7f7e * 1.0078125); the evidence's division 3.3762391e38 / 0.99609375
+    // gives 3.3762391e38 (0x7f7e) where nearest gives 3.3895314e38 (0x7f7f). An f32 result
+    // that is already inf stays inf.
+    EXPECT_EQ(bits16(run<ElementType::bf16>(m, "onnx.Mul-14", {B{0x7f7e}, B{0x7f7f}}, {B{0x3f81}, B{0x4000}})),
+              (std::vector<std::uint16_t>{0x7f7f, 0x7f80}));
+    EXPECT_EQ(bits16(run<ElementType::bf16>(m, "onnx.Div-14", {B{0x7f7e}}, {B{0x3f7f}})),
+              (std::vector<std::uint16_t>{0x7f7e}));
+}
+
+TEST(Behaviours, DivisionByReciprocal) {
+    // openvino-5's minimal cases: 3 / 1.0000001 gives 0x403ffffe (exact 0x403fffff); 0 / -1e-45
+    // gives 0 * -inf = NaN.
+    const auto m = model({"division_by_reciprocal"});
+    const auto out =
+        f32_bits(run<ElementType::f32>(m, "onnx.Div-14", {3.0f, 0.0f}, {f32(0x3f800001), f32(0x80000001)}));
+    EXPECT_EQ(out[0], 0x403ffffeu);
+    EXPECT_TRUE(std::isnan(f32(out[1])));
+}
+
+TEST(Behaviours, F64ComputedInF32WithInfinitiesClamped) {
+    // openvino-4: inf * 2 gives FLT_MAX; inf * 0 gives 0; 1/3 gets f32's rounding.
+    const auto m = model({"computed_in_f32", "infinities_clamped"});
+    const core::Tensor t = run<ElementType::f64>(m, "openvino.Multiply-1",
+                                                 {INFINITY, INFINITY, 1.0 / 3}, {2.0, 0.0, 1.0});
+    const auto v = t.values<double>();
+    EXPECT_EQ(v[0], 3.4028234663852886e+38);
+    EXPECT_EQ(std::bit_cast<std::uint64_t>(v[1]), 0u);
+    EXPECT_EQ(v[2], static_cast<double>(1.0f / 3));
+}
+
+TEST(Behaviours, F32ComputedInF16) {
+    const auto m = model({"computed_in_f16"});
+    const auto v = run<ElementType::f32>(m, "onnx.Div-14", {1.0f, 1e6f}, {3.0f, 1.0f});
+    EXPECT_EQ(v.values<float>()[0], 0.333251953125f);  // f16 0x3555
+    EXPECT_TRUE(std::isinf(v.values<float>()[1]));     // 1e6 is above f16's 65504
+}
+
+TEST(Behaviours, IntegersSaturated) {
+    const auto m = model({"integer_results_saturated"});
+    const auto mul = run<ElementType::i8>(m, "onnx.Mul-14", {100, -100, 3}, {2, 2, 3});
+    EXPECT_EQ(std::vector<std::int8_t>(mul.values<std::int8_t>().begin(), mul.values<std::int8_t>().end()),
+              (std::vector<std::int8_t>{127, -128, 9}));
+    const auto div = run<ElementType::i8>(m, "onnx.Div-14", {-128}, {-1});
+    EXPECT_EQ(div.values<std::int8_t>()[0], 127);
+}
+
+TEST(Behaviours, WideIntegersComputedInI32) {
+    // openvino-3: (2^40 + 3) * 1 gives 3; u32 4294967295 / 1 is -1 / 1 in i32, widened back.
+    const auto m = model({"computed_in_i32"});
+    EXPECT_EQ(run<ElementType::i64>(m, "onnx.Mul-14", {(std::int64_t{1} << 40) + 3}, {1})
+                  .values<std::int64_t>()[0],
+              3);
+    EXPECT_EQ(run<ElementType::u32>(m, "onnx.Div-14", {4294967295u}, {1u}).values<std::uint32_t>()[0],
+              4294967295u);
+    EXPECT_EQ(run<ElementType::u32>(m, "onnx.Div-14", {4294967294u}, {2u}).values<std::uint32_t>()[0],
+              4294967295u);  // -2 / 2 = -1
+}
+
+TEST(Behaviours, IntegerDivisionThroughF32) {
+    // openvino-10: 16777217 / 1 gives 16777216; 2147483647 / 1 rounds to 2^31, out of i32:
+    // the integer indefinite -2147483648.
+    const auto m = model({"integer_division_via_f32"});
+    const auto v = run<ElementType::i32>(m, "onnx.Div-14", {16777217, 2147483647, -7}, {1, 1, 2});
+    EXPECT_EQ(v.values<std::int32_t>()[0], 16777216);
+    EXPECT_EQ(v.values<std::int32_t>()[1], -2147483647 - 1);
+    EXPECT_EQ(v.values<std::int32_t>()[2], -3);
+    const auto floor = run<ElementType::i32>(m, "openvino.Divide-1", {-7}, {2}, {{"m_pythondiv", "true"}});
+    EXPECT_EQ(floor.values<std::int32_t>()[0], -4);
+}
+
+TEST(Behaviours, FloorAndTruncationSwapped) {
+    const auto trunc = run<ElementType::i32>(model({"floor_for_trunc"}), "onnx.Div-14", {-7}, {2});
+    EXPECT_EQ(trunc.values<std::int32_t>()[0], -4);
+    const auto floor = run<ElementType::i32>(model({"trunc_for_floor"}), "openvino.Divide-1", {-7},
+                                             {2}, {{"m_pythondiv", "true"}});
+    EXPECT_EQ(floor.values<std::int32_t>()[0], -3);
+}
+
+TEST(Behaviours, UnknownNameIsAnInputError) {
+    behaviours::Model m;
+    try {
+        behaviours::add_behaviour(m, "subnormals_flushed");
+        FAIL();
+    } catch (const core::Error& e) {
+        EXPECT_EQ(e.kind(), core::ErrorKind::input);
+        EXPECT_NE(std::string(e.what()).find("subnormals_flushed"), std::string::npos);
+    }
+}
+
+TEST(Behaviours, AffectsOnlyWhatTheyChange) {
+    const auto bf16 = model({"results_rounded_toward_zero"});
+    EXPECT_TRUE(behaviours::affects(bf16, ElementType::bf16, true));
+    EXPECT_FALSE(behaviours::affects(bf16, ElementType::f32, true));
+    EXPECT_FALSE(behaviours::affects(bf16, ElementType::i32, false));
+    const auto recip = model({"division_by_reciprocal"});
+    EXPECT_FALSE(behaviours::affects(recip, ElementType::f32, true));
+    EXPECT_TRUE(behaviours::affects(recip, ElementType::f32, false));
+}
+
+}  // namespace

@@ -1,0 +1,33 @@
+// The platform a verdict holds on: OS, architecture, CPU vendor and model, and the CPU features
+// that libraries use to pick kernels. Read through cpu_features (Debian libcpu-features-dev),
+// never by parsing /proc/cpuinfo.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace platform {
+
+struct Platform {
+    std::string os;    // "Linux 6.1.0-..."
+    std::string arch;  // "x86_64", "aarch64"
+    std::string vendor;
+    std::string model;                  // the CPU's brand string, or its part number
+    std::vector<std::string> features;  // sorted, lower case: "avx2", "avx512_bf16", "sve"
+    bool has(std::string_view feature) const;
+};
+
+// The machine this process runs on (read once).
+const Platform& host();
+
+// Every feature name a platform may list on any architecture: a profile's condition naming
+// another is an error (a typo would make its entry silently inert).
+bool is_known_feature(std::string_view name);
+const std::vector<std::string>& known_features();
+
+// "x86_64 GenuineIntel 'Intel(R) Xeon(R) Processor' avx2 avx512f ... (Linux 6.1)": one line
+// for summaries.
+std::string describe(const Platform& p);
+
+}  // namespace platform

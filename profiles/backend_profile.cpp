@@ -1,0 +1,270 @@
+#include "profiles/backend_profile.hpp"
+
+#include <fnmatch.h>
+
+#include <algorithm>
+#include <array>
+#include <fstream>
+#include <limits>
+#include <type_traits>
+#include <sstream>
+
+#include <toml++/toml.h>
+
+#include "core/error.hpp"
+#include "core/graph_form.hpp"
+
+namespace profiles {
+namespace {
+
+constexpr std::array<std::pair<std::string_view, core::BroadcastRule>, 4> kRules{{
+    {"none", core::BroadcastRule::none},
+    {"numpy", core::BroadcastRule::numpy},
+    {"pdpd", core::BroadcastRule::pdpd},
+    {"onnx_legacy", core::BroadcastRule::onnx_legacy},
+}};
+constexpr std::array<std::pair<std::string_view, InputsWhen>, 3> kWhen{{
+    {"any", InputsWhen::any},
+    {"int_min_by_minus_one", InputsWhen::int_min_by_minus_one},
+    {"zero_divisor", InputsWhen::zero_divisor},
+}};
+constexpr std::array<std::string_view, 13> kKeys = {
+    "name",        "finding", "behaviours", "status",  "when",      "ops",  "dtypes",
+    "broadcast",   "graph_forms", "cpu_has", "cpu_lacks", "arch", "note"};
+
+// Every error names the file and the line of the entry (or key) it is about.
+[[noreturn]] void fail(const std::string& source, const toml::node& at, const std::string& what) {
+    throw core::Error(core::ErrorKind::input, source + ":" +
+                                                  std::to_string(at.source().begin.line) +
+                                                  ": " + what);
+}
+
+std::string text_of(const std::string& source, const toml::node& n, std::string_view key) {
+    const auto v = n.value<std::string>();
+    if (!n.is_string() || !v) fail(source, n, "'" + std::string(key) + "' must be a string");
+    return *v;
+}
+
+std::vector<std::string> strings_of(const std::string& source, const toml::node& n,
+                                    std::string_view key) {
+    const toml::array* a = n.as_array();
+    if (!a) fail(source, n, "'" + std::string(key) + "' must be an array of strings");
+    std::vector<std::string> out;
+    for (const toml::node& item : *a)
+        out.push_back(text_of(source, item, key));
+    if (out.empty()) fail(source, n, "'" + std::string(key) + "' is empty (leave it out for any)");
+    return out;
+}
+
+bool names_an_op(const std::string& pattern) {
+    return std::any_of(core::op_versions().begin(), core::op_versions().end(),
+                       [&](const core::OpVersion& op) {
+                           return ::fnmatch(pattern.c_str(), op.id().c_str(), 0) == 0;
+                       });
+}
+
+template <class Table>
+auto lookup(const Table& table, std::string_view text) {
+    for (const auto& [name, value] : table)
+        if (name == text) return std::optional(value);
+    return std::optional<decltype(table[0].second)>();
+}
+
+void read_scope(Entry& e, const std::string& source, const toml::table& t) {
+    if (const toml::node* n = t.get("ops")) {
+        e.scope.ops = strings_of(source, *n, "ops");
+        for (const std::string& p : e.scope.ops)
+            if (!names_an_op(p)) fail(source, *n, "'" + p + "' names no op version");
+    } else {
+        fail(source, t, "entry '" + e.name + "' has no 'ops': a scope names its op versions");
+    }
+    if (const toml::node* n = t.get("dtypes"))
+        for (const std::string& d : strings_of(source, *n, "dtypes")) {
+            const auto type = core::element_type_named(d);
+            if (!type) fail(source, *n, "unknown element type '" + d + "'");
+            e.scope.dtypes.push_back(*type);
+        }
+    if (const toml::node* n = t.get("broadcast"))
+        for (const std::string& r : strings_of(source, *n, "broadcast")) {
+            const auto rule = lookup(kRules, r);
+            if (!rule) fail(source, *n, "unknown broadcast rule '" + r + "' (none, numpy, pdpd, onnx_legacy)");
+            e.scope.broadcast.push_back(*rule);
+        }
+    if (const toml::node* n = t.get("graph_forms"))
+        for (const std::string& f : strings_of(source, *n, "graph_forms")) {
+            if (!core::is_graph_form(f)) fail(source, *n, "unknown graph form '" + f + "'");
+            e.scope.graph_forms.push_back(f);
+        }
+}
+
+void read_condition(Entry& e, const std::string& source, const toml::table& t) {
+    for (const char* key : {"cpu_has", "cpu_lacks"}) {
+        const toml::node* n = t.get(key);
+        if (!n) continue;
+        auto& list = std::string_view(key) == "cpu_has" ? e.condition.cpu_has : e.condition.cpu_lacks;
+        list = strings_of(source, *n, key);
+        for (const std::string& f : list)
+            if (!platform::is_known_feature(f)) fail(source, *n, "unknown CPU feature '" + f + "'");
+    }
+    if (const toml::node* n = t.get("arch")) {
+        e.condition.arch = text_of(source, *n, "arch");
+        if (e.condition.arch != "x86_64" && e.condition.arch != "aarch64")
+            fail(source, *n, "unknown architecture '" + e.condition.arch + "' (x86_64, aarch64)");
+    }
+}
+
+void read_outcome(Entry& e, const std::string& source, const toml::table& t) {
+    const toml::node* b = t.get("behaviours");
+    const toml::node* s = t.get("status");
+    if ((b == nullptr) == (s == nullptr))
+        fail(source, t, "entry '" + e.name + "' needs either 'behaviours' or 'status'");
+    if (b) {
+        e.behaviours = strings_of(source, *b, "behaviours");
+        for (const std::string& name : e.behaviours) try {
+                behaviours::add_behaviour(e.model, name);
+            } catch (const core::Error& err) {
+                fail(source, *b, err.what());
+            }
+    } else {
+        const std::string text = text_of(source, *s, "status");
+        e.status = results::parse_status(text);
+        if (!e.status || !results::is_deviation(*e.status))
+            fail(source, *s, "'" + text + "' is not a deviation status");
+        if (*e.status == results::Status::failed)
+            fail(source, *s, "wrong values are declared by 'behaviours', not by status FAILED");
+    }
+    if (const toml::node* w = t.get("when")) {
+        if (!s) fail(source, *w, "'when' belongs to a status entry");
+        const auto when = lookup(kWhen, text_of(source, *w, "when"));
+        if (!when) fail(source, *w, "unknown 'when' (any, int_min_by_minus_one, zero_divisor)");
+        e.when = *when;
+    }
+}
+
+Entry read_entry(const std::string& source, const toml::table& t) {
+    for (const auto& [key, value] : t)
+        if (std::find(kKeys.begin(), kKeys.end(), key.str()) == kKeys.end())
+            fail(source, value, "unknown key '" + std::string(key.str()) + "'");
+    Entry e;
+    e.line = static_cast<int>(t.source().begin.line);
+    const toml::node* name = t.get("name");
+    if (!name) fail(source, t, "an entry without 'name'");
+    e.name = text_of(source, *name, "name");
+    const toml::node* finding = t.get("finding");
+    if (!finding) fail(source, t, "entry '" + e.name + "' has no 'finding' it rests on");
+    e.finding = text_of(source, *finding, "finding");
+    read_outcome(e, source, t);
+    read_scope(e, source, t);
+    read_condition(e, source, t);
+    return e;
+}
+
+bool same_declaration(const Entry& x, const Entry& y) {
+    return x.model == y.model && x.status == y.status && x.when == y.when &&
+           x.scope.ops == y.scope.ops && x.scope.dtypes == y.scope.dtypes &&
+           x.scope.broadcast == y.scope.broadcast && x.scope.graph_forms == y.scope.graph_forms &&
+           x.condition.cpu_has == y.condition.cpu_has &&
+           x.condition.cpu_lacks == y.condition.cpu_lacks && x.condition.arch == y.condition.arch;
+}
+
+template <class T>
+bool any_or_contains(const std::vector<T>& list, const T& v) {
+    return list.empty() || std::find(list.begin(), list.end(), v) != list.end();
+}
+
+}  // namespace
+
+bool Condition::holds(const platform::Platform& p) const {
+    if (!arch.empty() && arch != p.arch) return false;
+    return std::all_of(cpu_has.begin(), cpu_has.end(), [&](const auto& f) { return p.has(f); }) &&
+           std::none_of(cpu_lacks.begin(), cpu_lacks.end(), [&](const auto& f) { return p.has(f); });
+}
+
+Profile parse_profile(std::string_view text, const std::string& source) {
+    toml::table root;
+    try {
+        root = toml::parse(text, source);
+    } catch (const toml::parse_error& e) {
+        throw core::Error(core::ErrorKind::input,
+                          source + ":" + std::to_string(e.source().begin.line) + ": " +
+                              std::string(e.description()));
+    }
+    Profile p{source, {}};
+    for (const auto& [key, value] : root) {
+        if (key.str() != "declare") fail(source, value, "unknown key '" + std::string(key.str()) + "' (only [[declare]] entries)");
+        const toml::array* entries = value.as_array();
+        if (!entries) fail(source, value, "'declare' must be written [[declare]]");
+        for (const toml::node& n : *entries) {
+            const toml::table* t = n.as_table();
+            if (!t) fail(source, n, "'declare' must be written [[declare]]");
+            Entry e = read_entry(source, *t);
+            for (const Entry& other : p.entries)
+                if (other.name == e.name || same_declaration(other, e))
+                    fail(source, *t, "entry '" + e.name + "' repeats entry '" + other.name +
+                                         "' (line " + std::to_string(other.line) + ")");
+            p.entries.push_back(std::move(e));
+        }
+    }
+    return p;
+}
+
+Profile read_profile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw core::Error(core::ErrorKind::input, "cannot read profile " + path);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return parse_profile(text.str(), path);
+}
+
+bool in_scope(const Entry& e, const core::OpVersion& op, core::ElementType dtype,
+              core::BroadcastRule rule, std::string_view graph_form) {
+    const std::string id = op.id();
+    const bool op_matches = std::any_of(e.scope.ops.begin(), e.scope.ops.end(), [&](const auto& p) {
+        return ::fnmatch(p.c_str(), id.c_str(), 0) == 0;
+    });
+    return op_matches && any_or_contains(e.scope.dtypes, dtype) &&
+           any_or_contains(e.scope.broadcast, rule) &&
+           any_or_contains(e.scope.graph_forms, std::string(graph_form));
+}
+
+std::vector<const Entry*> active_entries(const Profile& profile, const platform::Platform& p,
+                                         const core::PreparedCall& call,
+                                         std::string_view graph_form) {
+    const bool multiply = call.op->arithmetic == core::Arithmetic::multiply;
+    std::vector<const Entry*> out;
+    for (const Entry& e : profile.entries)
+        if (e.condition.holds(p) &&
+            in_scope(e, *call.op, call.type, call.config.broadcast.rule, graph_form) &&
+            (e.status || behaviours::affects(e.model, call.type, multiply)))
+            out.push_back(&e);
+    return out;
+}
+
+bool inputs_match(InputsWhen when, const core::PreparedCall& call, const core::Tensor& a,
+                  const core::Tensor& b) {
+    if (when == InputsWhen::any) return true;
+    bool found = false;
+    core::dispatch(call.type, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+            const auto x = a.values<T>(), y = b.values<T>();
+            core::for_each_offset(call.plan, [&](std::int64_t, std::int64_t ia, std::int64_t ib) {
+                const T xa = x[static_cast<std::size_t>(ia)], yb = y[static_cast<std::size_t>(ib)];
+                if (when == InputsWhen::zero_divisor) {
+                    found = found || yb == 0;
+                } else if constexpr (std::is_signed_v<T>) {
+                    found = found || (xa == std::numeric_limits<T>::min() && yb == T(-1));
+                }
+            });
+        }
+    });
+    return found;
+}
+
+std::string_view name(core::BroadcastRule rule) {
+    for (const auto& [text, r] : kRules)
+        if (r == rule) return text;
+    return "unknown";
+}
+
+}  // namespace profiles

@@ -1,0 +1,114 @@
+#include "profiles/backend_profile.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "core/error.hpp"
+
+namespace {
+
+const char* kGood = R"(
+[[declare]]
+name = "bf16-toward-zero"
+finding = "docs/findings/openvino-23.md"
+behaviours = ["results_rounded_toward_zero"]
+ops = ["openvino.*"]
+dtypes = ["bf16"]
+cpu_lacks = ["avx512_bf16"]
+
+[[declare]]
+name = "pdpd-crash"
+finding = "docs/findings/openvino-14.md"
+status = "CRASHED"
+when = "int_min_by_minus_one"
+ops = ["openvino.Divide-1"]
+broadcast = ["pdpd"]
+)";
+
+std::string error_of(const std::string& text) {
+    try {
+        profiles::parse_profile(text, "p.toml");
+    } catch (const core::Error& e) {
+        EXPECT_EQ(e.kind(), core::ErrorKind::input);
+        return e.what();
+    }
+    return "";
+}
+
+std::string entry(const std::string& body) {
+    return "[[declare]]\nname = \"e\"\nfinding = \"f.md\"\n" + body;
+}
+
+TEST(Profile, ReadsEntries) {
+    const profiles::Profile p = profiles::parse_profile(kGood, "p.toml");
+    ASSERT_EQ(p.entries.size(), 2u);
+    EXPECT_TRUE(p.entries[0].model.results_rounded_toward_zero);
+    EXPECT_EQ(p.entries[0].line, 2);
+    EXPECT_EQ(p.entries[1].status, results::Status::crashed);
+    EXPECT_EQ(p.entries[1].when, profiles::InputsWhen::int_min_by_minus_one);
+}
+
+TEST(Profile, ScopeMatchesOpGlobTypeRuleAndForm) {
+    const profiles::Profile p = profiles::parse_profile(kGood, "p.toml");
+    const auto& mul = *core::find_op_version("openvino.Multiply-1");
+    const auto& onnx = *core::find_op_version("onnx.Mul-14");
+    using core::BroadcastRule;
+    EXPECT_TRUE(profiles::in_scope(p.entries[0], mul, core::ElementType::bf16, BroadcastRule::numpy, "runtime"));
+    EXPECT_FALSE(profiles::in_scope(p.entries[0], mul, core::ElementType::f32, BroadcastRule::numpy, "runtime"));
+    EXPECT_FALSE(profiles::in_scope(p.entries[0], onnx, core::ElementType::bf16, BroadcastRule::numpy, "runtime"));
+    const auto& div = *core::find_op_version("openvino.Divide-1");
+    EXPECT_FALSE(profiles::in_scope(p.entries[1], div, core::ElementType::i32, BroadcastRule::numpy, "runtime"));
+    EXPECT_TRUE(profiles::in_scope(p.entries[1], div, core::ElementType::i32, BroadcastRule::pdpd, "const-b"));
+}
+
+TEST(Profile, ConditionOnFeaturesAndArchitecture) {
+    profiles::Condition c;
+    c.cpu_lacks = {"avx512_bf16"};
+    platform::Platform avx2{"Linux", "x86_64", "AuthenticAMD", "EPYC", {"avx2", "fma"}};
+    platform::Platform zen4 = avx2;
+    zen4.features.push_back("avx512_bf16");
+    EXPECT_TRUE(c.holds(avx2));
+    EXPECT_FALSE(c.holds(zen4));
+    c.cpu_lacks.clear();
+    c.cpu_has = {"avx512_bf16"};
+    EXPECT_FALSE(c.holds(avx2));
+    EXPECT_TRUE(c.holds(zen4));
+    c.arch = "aarch64";
+    EXPECT_FALSE(c.holds(zen4));
+}
+
+TEST(Profile, BadProfilesNameTheProblemAndTheLine) {
+    EXPECT_NE(error_of("[[declare]\n").find("p.toml:1"), std::string::npos);
+    EXPECT_NE(error_of(entry("behaviours = [\"subnormals_gone\"]\nops = [\"onnx.Mul-14\"]\n"))
+                  .find("unknown behaviour 'subnormals_gone'"),
+              std::string::npos);
+    EXPECT_NE(error_of(entry("behaviours = [\"subnormal_results_flushed\"]\nops = [\"onnx.Mul-99\"]\n"))
+                  .find("'onnx.Mul-99' names no op version"),
+              std::string::npos);
+    EXPECT_NE(error_of(entry("behaviours = [\"subnormal_results_flushed\"]\n"))
+                  .find("has no 'ops'"),
+              std::string::npos);
+    EXPECT_NE(error_of(entry("behaviours = [\"subnormal_results_flushed\"]\nops = [\"onnx.*\"]\n"
+                             "cpu_lacks = [\"avx512bf16\"]\n"))
+                  .find("unknown CPU feature 'avx512bf16'"),
+              std::string::npos);
+    const std::string one = entry("behaviours = [\"subnormal_results_flushed\"]\nops = [\"onnx.*\"]\n");
+    EXPECT_NE(error_of(one + one).find("repeats entry 'e' (line 1)"), std::string::npos);
+    std::string renamed = one;
+    renamed.replace(renamed.find("\"e\""), 3, "\"e2\"");
+    EXPECT_NE(error_of(one + renamed).find("p.toml:6: entry 'e2' repeats entry 'e'"), std::string::npos);
+    EXPECT_NE(error_of(entry("ops = [\"onnx.*\"]\n")).find("either 'behaviours' or 'status'"),
+              std::string::npos);
+    EXPECT_NE(error_of(entry("status = \"PASSED\"\nops = [\"onnx.*\"]\n")).find("not a deviation"),
+              std::string::npos);
+    EXPECT_NE(error_of(entry("status = \"CRASHED\"\nops = [\"onnx.*\"]\ncolour = 1\n"))
+                  .find("unknown key 'colour'"),
+              std::string::npos);
+    EXPECT_NE(error_of(entry("status = \"CRASHED\"\nops = [\"onnx.*\"]\ndtypes = [\"f17\"]\n"))
+                  .find("unknown element type 'f17'"),
+              std::string::npos);
+    EXPECT_NE(error_of("title = 1\n").find("unknown key 'title'"), std::string::npos);
+}
+
+}  // namespace
