@@ -158,11 +158,11 @@ void CaseRunner::judge(const std::string& id, results::Status status, const nloh
     const bool passes =
         status == results::Status::passed || status == results::Status::refused_undefined;
     if (passes && results::is_named(expectations, id)) now_passing.push_back(id);
+    if (status == results::Status::deviates_as_declared && line.contains("declared"))
+        for (const auto& [name, count] : line["declared"].items())
+            ++declared_cases[name];
     if (!results::is_deviation(status)) return;
     deviations.push_back({id, status});
-    if (line.contains("declared"))
-        for (const auto& [name, count] : line["declared"].items())
-            if (status == results::Status::deviates_as_declared) ++declared_cases[name];
     if (results::find_expectation(expectations, id, status)) return;
     new_findings.push_back(new_findings.size() < kFindingsShown ? finding_text(line) : "");
 }

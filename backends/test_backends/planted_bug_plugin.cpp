@@ -12,6 +12,10 @@
 //   f16-ties-away-tiny  f16 products that are exact ties below 2^-19 (subnormals of at most 5
 //                       significant bits) round half away from zero instead of to even: 4,224
 //                       of the 2^32 pairs, about one in 2^20, for the exhaustive16 tests
+//   x86-ftz             f32 and f64 results computed by SSE with MXCSR's FTZ and DAZ bits set
+//                       (what TensorFlow does around CPU kernels): the hardware's own flush
+//   x86-ftz-one-wrong   x86-ftz, and in every f32 Multiply output the last bit of element 0
+//                       flipped when that element is a nonzero finite number
 //   i16-div-trap        an i16 division with the pair -32768 / -1 kills the process with
 //                       SIGFPE, as x86's 16-bit idiv does (a backend's hand-written kernel)
 #include <bit>
@@ -24,6 +28,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include <xmmintrin.h>
 
 #include "backends/include/eltwise_backend.h"
 #include "backends/plugins/abi_adapter.hpp"
@@ -39,7 +45,9 @@ enum class Bug {
     f16_toward_zero,
     lost_negative_zero,
     f16_ties_away_tiny,
-    i16_div_trap
+    i16_div_trap,
+    x86_ftz,
+    x86_ftz_one_wrong
 };
 
 struct NamedBug {
@@ -51,7 +59,9 @@ constexpr NamedBug kBugs[] = {{"saturate-u8", Bug::saturate_u8},
                               {"f16-toward-zero", Bug::f16_toward_zero},
                               {"lost-negative-zero", Bug::lost_negative_zero},
                               {"f16-ties-away-tiny", Bug::f16_ties_away_tiny},
-                              {"i16-div-trap", Bug::i16_div_trap}};
+                              {"i16-div-trap", Bug::i16_div_trap},
+                              {"x86-ftz", Bug::x86_ftz},
+                              {"x86-ftz-one-wrong", Bug::x86_ftz_one_wrong}};
 
 Bug g_bug = Bug::saturate_u8;
 backends::plugins::CoreCall g_call;
@@ -182,6 +192,38 @@ void trap_on_i16_overflow(const core::PreparedCall& call) {
     });
 }
 
+// Every element recomputed by scalar SSE arithmetic; not inlined, so that the compiler cannot
+// move it across the MXCSR writes around it.
+template <class T>
+__attribute__((noinline)) void compute_with_sse(const core::PreparedCall& call, bool multiply) {
+    const auto x = g_call.a.values<T>();
+    const auto y = g_call.b.values<T>();
+    auto z = g_result.value.values<T>();
+    for_each_element(call.plan, [&](std::int64_t i, std::int64_t ia, std::int64_t ib) {
+        z[i] = multiply ? x[ia] * y[ib] : x[ia] / y[ib];
+    });
+}
+
+// MXCSR bit 15 (FTZ: a tiny result becomes ±0) and bit 6 (DAZ: a subnormal operand reads as ±0).
+constexpr unsigned kFtzDaz = 0x8040;
+
+void x86_flush_to_zero(const core::PreparedCall& call) {
+    const bool multiply = call.op->arithmetic == core::Arithmetic::multiply;
+    const unsigned saved = _mm_getcsr();
+    _mm_setcsr(saved | kFtzDaz);
+    if (call.type == core::ElementType::f32) compute_with_sse<float>(call, multiply);
+    if (call.type == core::ElementType::f64) compute_with_sse<double>(call, multiply);
+    _mm_setcsr(saved);
+}
+
+void flip_first_product_bit(const core::PreparedCall& call) {
+    if (call.type != core::ElementType::f32 || call.op->arithmetic != core::Arithmetic::multiply)
+        return;
+    auto z = g_result.value.values<float>();
+    if (z.empty() || z[0] == 0 || !std::isfinite(z[0])) return;
+    z[0] = std::bit_cast<float>(std::bit_cast<std::uint32_t>(z[0]) ^ 1u);
+}
+
 // ---- the call ----
 
 void plant_before(Bug bug) {
@@ -207,6 +249,8 @@ void plant_after(Bug bug) {
         g_call.op->arithmetic == core::Arithmetic::divide)
         trap_on_i16_overflow(prepared());
     if (bug == Bug::ftz) rewrite_floats(g_result.value, flush_subnormal);
+    if (bug == Bug::x86_ftz || bug == Bug::x86_ftz_one_wrong) x86_flush_to_zero(prepared());
+    if (bug == Bug::x86_ftz_one_wrong) flip_first_product_bit(prepared());
     if (bug == Bug::lost_negative_zero) rewrite_floats(g_result.value, lose_negative_zero);
 }
 
