@@ -15,6 +15,8 @@ struct Adapter {
     // The command line, with {python} {venv_python} {node} {host} {lib} {adapters} filled in
     // by adapter_command.
     std::string_view command;
+    // The library's own knob that caps the ISA its kernels use (run --isa-cap), if it has one.
+    std::string_view isa_cap_env = {};
 };
 
 const std::vector<Adapter>& adapters();

@@ -34,6 +34,7 @@ constexpr NamedFlag kFlags[] = {
     {"integer_results_saturated", &Model::integer_results_saturated},
     {"infinities_clamped", &Model::infinities_clamped},
     {"subnormal_results_flushed", &Model::subnormal_results_flushed},
+    {"subnormal_results_flushed_before_rounding", &Model::subnormal_results_flushed_before_rounding},
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -208,6 +209,24 @@ bool tiny_after_rounding(const Model& m, T x, T y, T r, bool multiply) {
     return std::fabs(Float<T>::wide(s)) < std::ldexp(Float<T>::wide(Float<T>::from(kMinNormal<T>)), k);
 }
 
+// Tiny before rounding: the exact result below the smallest normal in magnitude. Only a result
+// that rounded to exactly the smallest normal needs the exact value; the operands, scaled as
+// above, are exact doubles and fma gives the rounding error of their product or quotient.
+template <class T>
+bool tiny_before_rounding(T x, T y, T r, bool multiply) {
+    if (is_subnormal(r)) return true;
+    if (magnitude(r) != kMinNormal<T>) return false;
+    constexpr int k = Float<T>::kMantissa + 3;
+    double a = std::fabs(Float<T>::wide(x)), b = std::fabs(Float<T>::wide(y));
+    if (multiply ? a <= b : a <= 1) a = std::ldexp(a, k);
+    else b = multiply ? std::ldexp(b, k) : std::ldexp(b, -k);
+    const double threshold = std::ldexp(Float<T>::wide(Float<T>::from(kMinNormal<T>)), k);
+    const double q = multiply ? a * b : a / b;
+    // exact = q + error, with error = a*b - q, or (a - q*b) / b for the quotient
+    const double error = multiply ? std::fma(a, b, -q) : std::fma(-q, b, a);
+    return q < threshold || (q == threshold && error < 0);
+}
+
 template <class T>
 T model_float(const Model& m, T x, T y, bool multiply) {
     if (m.subnormal_inputs_zero) {
@@ -218,6 +237,9 @@ T model_float(const Model& m, T x, T y, bool multiply) {
     if (m.infinities_clamped) r = saturate_infinity(r);
     if (m.subnormal_results_flushed && !std::isnan(Float<T>::wide(r)) &&
         tiny_after_rounding(m, x, y, r, multiply))
+        r = signed_zero(r);
+    if (m.subnormal_results_flushed_before_rounding && !std::isnan(Float<T>::wide(r)) &&
+        tiny_before_rounding(x, y, r, multiply))
         r = signed_zero(r);
     return r;
 }
@@ -327,7 +349,8 @@ bool affects(const Model& m, core::ElementType type, bool multiply) {
     const bool floating = core::is_floating(type);
     const bool narrow_float = type == core::ElementType::f16 || type == core::ElementType::bf16;
     if (floating) {
-        return m.subnormal_inputs_zero || m.subnormal_results_flushed || m.infinities_clamped ||
+        return m.subnormal_inputs_zero || m.subnormal_results_flushed ||
+               m.subnormal_results_flushed_before_rounding || m.infinities_clamped ||
                (m.computed_in_f32 && type == core::ElementType::f64) ||
                ((m.computed_in_f16 || m.computed_in_bf16) && type == core::ElementType::f32) ||
                (!multiply && (m.division_by_reciprocal ||

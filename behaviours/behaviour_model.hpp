@@ -31,6 +31,9 @@ struct Model {
     bool integer_results_saturated = false;    // overflow clamps instead of wrapping
     bool infinities_clamped = false;           // ±inf results become ±max finite
     bool subnormal_results_flushed = false;    // x86 FTZ: tiny after rounding -> ±0
+    // Tiny before rounding -> ±0: Arm's FZ, and a conversion that reads f32 subnormals as zero
+    // (vcvtne2ps2bf16): a result that would round up to the smallest normal is flushed too.
+    bool subnormal_results_flushed_before_rounding = false;
     friend bool operator==(const Model&, const Model&) = default;
 };
 

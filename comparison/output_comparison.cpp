@@ -343,19 +343,25 @@ struct Tally {
     std::vector<Mismatch> first;
 };
 
-// The first declared output that gives `act` at flat index i, or -1.
+// Counts the element for every declared output that gives `act` at flat index i; false when
+// none does.
 template <class T>
-int explaining(const std::vector<DeclaredOutput>& declared, std::size_t i, T act, NanPolicy nan) {
+bool explained(const std::vector<DeclaredOutput>& declared, std::size_t i, T act, NanPolicy nan,
+               std::vector<std::int64_t>& counts) {
+    bool any = false;
     for (std::size_t k = 0; k < declared.size(); ++k) {
         const T alt = declared[k].output.values<T>()[i];
+        bool same;
         if constexpr (std::is_integral_v<T>) {
-            if (alt == act) return static_cast<int>(k);
+            same = alt == act;
         } else {
             using F = FloatBits<T>;
-            if (same_float<F>(F::bits(alt), F::bits(act), nan)) return static_cast<int>(k);
+            same = same_float<F>(F::bits(alt), F::bits(act), nan);
         }
+        counts[k] += same;
+        any = any || same;
     }
-    return -1;
+    return any;
 }
 
 template <class T>
@@ -379,13 +385,9 @@ Tally compare_elements(const core::PreparedCall& call, const Operands& t,
             const std::int64_t ia = a0 + j * sa, ib = b0 + j * sb;
             const Outcome o = classify(e[ui], act[ui], x[static_cast<std::size_t>(ia)],
                                        y[static_cast<std::size_t>(ib)], op);
-            if (o >= Outcome::nan) {
-                const int k = explaining(op.policy.declared, ui, act[ui], op.policy.nan);
-                if (k >= 0) {
-                    ++tally.declared[static_cast<std::size_t>(k)];
-                    continue;
-                }
-            }
+            if (o >= Outcome::nan &&
+                explained(op.policy.declared, ui, act[ui], op.policy.nan, tally.declared))
+                continue;
             const std::int64_t seen = tally.counts[static_cast<std::size_t>(o)]++;
             if (o >= Outcome::nan && (tally.first.size() < limit || seen < kFirstPerCategory))
                 tally.first.push_back(describe_element(t, o, i, ia, ib));

@@ -57,7 +57,8 @@ struct Comparison {
     std::vector<Mismatch> first;
     std::set<std::string>
         allowances;  // "ulp", "ftz": an element passed only because of that option
-    // Elements that a declared behaviour explains, per DeclaredOutput name (the first that does).
+    // Mismatching elements that each declared behaviour explains, per DeclaredOutput name (an
+    // element several explain counts for each).
     std::map<std::string, std::int64_t> declared;
     bool passed() const { return categories.empty(); }
 };

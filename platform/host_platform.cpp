@@ -1,5 +1,7 @@
 #include "platform/host_platform.hpp"
 
+#include "core/error.hpp"
+
 #include <sys/utsname.h>
 
 #include <algorithm>
@@ -83,6 +85,20 @@ std::vector<std::string> all_known() {
 
 }  // namespace
 
+Platform capped(const Platform& p, std::string_view isa) {
+    if (isa != "avx2")
+        throw core::Error(core::ErrorKind::input, "unknown ISA cap '" + std::string(isa) + "' (avx2)");
+    if (!p.has("avx2"))
+        throw core::Error(core::ErrorKind::input,
+                          "ISA cap avx2 is above this CPU's ISA (" + p.model + " has no AVX2)");
+    Platform out = p;
+    out.isa_cap = isa;
+    std::erase_if(out.features, [](const std::string& f) {
+        return f.starts_with("avx512") || f.starts_with("amx") || f == "avx_vnni";
+    });
+    return out;
+}
+
 bool Platform::has(std::string_view feature) const {
     return std::find(features.begin(), features.end(), feature) != features.end();
 }
@@ -111,6 +127,7 @@ std::string describe(const Platform& p) {
     std::string text = p.arch + " " + p.vendor + " '" + p.model + "'";
     for (const std::string& f : p.features)
         text += " " + f;
+    if (!p.isa_cap.empty()) text += " (capped to " + p.isa_cap + ")";
     return text + " (" + p.os + ")";
 }
 

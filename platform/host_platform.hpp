@@ -15,8 +15,13 @@ struct Platform {
     std::string vendor;
     std::string model;                  // the CPU's brand string, or its part number
     std::vector<std::string> features;  // sorted, lower case: "avx2", "avx512_bf16", "sve"
+    std::string isa_cap;  // "avx2": the library was capped to that ISA; features above it removed
     bool has(std::string_view feature) const;
 };
+
+// The platform as a library capped to `isa` sees it (only "avx2" so far: no AVX-512, AMX,
+// AVX-VNNI). Throws core::Error(input) for an unknown cap, or one the CPU does not reach.
+Platform capped(const Platform& p, std::string_view isa);
 
 // The machine this process runs on (read once).
 const Platform& host();

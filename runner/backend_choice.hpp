@@ -5,6 +5,7 @@
 #include <string>
 
 #include "backends/backend.hpp"
+#include "runner/run_options.hpp"
 
 namespace runner {
 
@@ -21,5 +22,9 @@ std::string adapter_command_line(const std::string& name);
 // be started or says no valid hello.
 std::unique_ptr<backends::Backend> open_backend(const std::string& name,
                                                 const std::string& command);
+
+// --isa-cap: sets the adapter's own ISA knob in the environment its process inherits. Throws
+// std::invalid_argument for a backend without such a knob.
+void apply_isa_cap(const RunOptions& o);
 
 }  // namespace runner

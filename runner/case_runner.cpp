@@ -67,7 +67,7 @@ void print_declared(const CaseRunner& r) {
     for (const profiles::Entry& e : r.profile->entries) {
         const auto n = r.declared_cases.find(e.name);
         std::cout << "declared " << e.name << " (" << e.finding << "): ";
-        if (!e.condition.holds(platform::host()))
+        if (!e.condition.holds(r.platform))
             std::cout << "inert on this platform\n";
         else if (n != r.declared_cases.end())
             std::cout << n->second << " cases\n";
@@ -260,6 +260,8 @@ CaseRunner make_case_runner(const RunOptions& o, std::size_t planned) {
                  .summary = RunSummary(static_cast<std::int64_t>(planned))};
     if (o.expected) r.expectations = results::read_expectations(*o.expected);
     if (o.profile) r.profile = profiles::read_profile(*o.profile);
+    r.platform = o.isa_cap.empty() ? platform::host() : platform::capped(platform::host(), o.isa_cap);
+    if (!o.isa_cap.empty()) apply_isa_cap(o);
     return r;
 }
 
@@ -280,7 +282,7 @@ void run_all(CaseRunner& runner, const std::vector<const case_sources::PlannedCa
 void bind_profile(CaseRunner& r) {
     if (!r.profile) return;
     r.settings.profile = &*r.profile;
-    r.settings.platform = &platform::host();
+    r.settings.platform = &r.platform;
     r.settings.exercised = &r.exercised;
 }
 
@@ -293,7 +295,8 @@ int start_run(const RunOptions& o) {
         if (o.list_cases) throw;
         std::filesystem::create_directories(o.out);
         results::ResultsFile(o.out + "/results.jsonl")
-            .append(run_line(o, nullptr, std::string("PROTOCOL_ERROR: ") + e.what()));
+            .append(run_line(o, runner.platform, nullptr,
+                             std::string("PROTOCOL_ERROR: ") + e.what()));
         std::cerr << "eltwise-validate: PROTOCOL_ERROR for the whole run: " << e.what() << "\n";
         write_run_reports(o.out);
         return 1;
@@ -311,7 +314,7 @@ int start_run(const RunOptions& o) {
     }
     std::filesystem::create_directories(o.out);
     results::ResultsFile results(o.out + "/results.jsonl");
-    results.append(run_line(o, &hello, ""));
+    results.append(run_line(o, runner.platform, &hello, ""));
     runner.summary = RunSummary(static_cast<std::int64_t>(planned.size()));
     runner.backend = backend.get();
     runner.results = &results;

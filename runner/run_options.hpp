@@ -32,6 +32,7 @@ struct RunOptions {
     std::string out = "eltwise-results";
     std::optional<std::string> expected;
     std::optional<std::string> profile;  // the backend's declared behaviours (TOML)
+    std::string isa_cap;  // "avx2": the adapter's library capped through its own knob
     std::optional<std::string> write_expected;
     std::string label;         // the backend's name in reports; default: its name and version
     std::string command_line;  // recorded in the results' run line

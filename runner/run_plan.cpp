@@ -139,7 +139,8 @@ std::string replay_line(const RunOptions& o, const std::string& id) {
     return line + " --case " + backends::shell_quoted(id);
 }
 
-nlohmann::json run_line(const RunOptions& o, const backends::Hello* hello,
+nlohmann::json run_line(const RunOptions& o, const platform::Platform& p,
+                        const backends::Hello* hello,
                         const std::string& error) {
     nlohmann::json run = {
         {"validator", "eltwise-validate " ELTWISE_VERSION},
@@ -159,9 +160,9 @@ nlohmann::json run_line(const RunOptions& o, const backends::Hello* hello,
     run["directory"] = std::filesystem::current_path().string();
     if (!o.shard.empty()) run["shard"] = parse_shard(o.shard).text();
     if (hello) run["backend"] = nlohmann::json::parse(backends::to_line(*hello));
-    const platform::Platform& p = platform::host();
     run["platform"] = {{"os", p.os},         {"arch", p.arch},         {"cpu_vendor", p.vendor},
                        {"cpu_model", p.model}, {"cpu_features", p.features}};
+    if (!p.isa_cap.empty()) run["platform"]["isa_cap"] = p.isa_cap;
     if (!error.empty()) run["error"] = error;
     return {{"run", run}};
 }

@@ -10,6 +10,7 @@
 #include "backends/protocol.hpp"
 #include "case_sources/case_sources.hpp"
 #include "comparison/output_comparison.hpp"
+#include "platform/host_platform.hpp"
 #include "runner/run_options.hpp"
 
 namespace runner {
@@ -36,7 +37,8 @@ std::string replay_line(const RunOptions& o, const std::string& id);
 
 // The first line of results.jsonl; `hello` is null and `error` says why when the backend never
 // started.
-nlohmann::json run_line(const RunOptions& o, const backends::Hello* hello,
+nlohmann::json run_line(const RunOptions& o, const platform::Platform& platform,
+                        const backends::Hello* hello,
                         const std::string& error);
 
 }  // namespace runner

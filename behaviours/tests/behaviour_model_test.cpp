@@ -66,6 +66,23 @@ TEST(Behaviours, X86FlushToZeroFlushesAResultRoundedUpToTheSmallestNormal) {
               0x00800000u);
 }
 
+TEST(Behaviours, FlushBeforeRoundingAlsoFlushesWhatRoundsToMinNormal) {
+    // f32 2^-126 * (1 - 2^-24) is below 2^-126 before rounding: flushed, though it rounds to
+    // 2^-126; (2^-126 + 2^-149) * (1 - 2^-24) is above 2^-126: kept. bf16 2^-126 * (1 - 2^-8)
+    // = 2^-126 - 2^-134, a tie that rounds to 2^-126 (0x0080): flushed.
+    const auto before = model({"subnormal_results_flushed_before_rounding"});
+    const float below_one = f32(0x3f7fffff);
+    EXPECT_EQ(f32_bits(run<ElementType::f32>(before, "onnx.Mul-14", {f32(0x00800000), f32(0x00800001)},
+                                             {below_one, below_one})),
+              (std::vector<std::uint32_t>{0x00000000, 0x00800000}));
+    using B = core::BFloat16;
+    EXPECT_EQ(bits16(run<ElementType::bf16>(before, "onnx.Mul-14", {B{0x0080}, B{0x0001}}, {B{0x3f7f}, B{0x3f80}})),
+              (std::vector<std::uint16_t>{0x0000, 0x0000}));
+    // 2^-126 * 1.5 / 1.5 is exactly min_normal: not tiny.
+    EXPECT_EQ(bits16(run<ElementType::bf16>(before, "onnx.Div-14", {B{0x00c0}}, {B{0x3fc0}})),
+              (std::vector<std::uint16_t>{0x0080}));
+}
+
 TEST(Behaviours, X86FlushToZeroInDivision) {
     const auto m = model({"subnormal_results_flushed"});
     const float min_normal = f32(0x00800000);
