@@ -68,6 +68,9 @@ for name in "${names[@]}"; do
   expected=()
   [ -f "backends/adapters/$name/expected.txt" ] &&
     expected=(--expected "backends/adapters/$name/expected.txt")
+  # Its declared behaviours (backends/PROTOCOL.md section 14).
+  [ -f "backends/adapters/$name/profile.toml" ] &&
+    expected+=(--profile "backends/adapters/$name/profile.toml")
   "$validate" run --backend "$name" --seed 1 --count "$count" --graph-forms "$forms" \
     --out "$out/$name" "${expected[@]}" "${shrink[@]}" \
     > "$out/$name.log" 2>&1 || status=$?
