@@ -33,13 +33,18 @@ std::string plain_label(const nlohmann::json& run, const std::string& file) {
     if (!run.contains("backend")) return "no backend (" + file + ")";
     const std::string name = run["backend"].value("name", "");
     const std::string version = run["backend"].value("version", "");
-    return version.empty() ? name : name + " " + version;
+    std::string label = version.empty() ? name : name + " " + version;
+    // A verdict names its platform: a capped run is a column of its own.
+    if (run.contains("platform") && run["platform"].contains("isa_cap"))
+        label += " (isa cap " + run["platform"].value("isa_cap", "") + ")";
+    return label;
 }
 
 // Files with the same key are one backend: the same label, hello and backend command.
 std::string backend_key(const nlohmann::json& run, const std::string& file) {
     return plain_label(run, file) + "\n" + run.value("backend", nlohmann::json()).dump() + "\n" +
-           run.value("backend_command", "");
+           run.value("backend_command", "") + "\n" +
+           run.value("platform", nlohmann::json()).dump();
 }
 
 // "python3 planted_bug_backend.py --bug ftz": the command with paths cut to file names.
@@ -377,12 +382,17 @@ nlohmann::json scoreboard_cell(const BackendReport& b, const std::string& op) {
     // REFUSED_UNDEFINED: the defined elements were compared and matched.
     const std::int64_t passed =
         counts[index_of(Status::passed)] + counts[index_of(Status::refused_undefined)];
+    // Conformance as declared: also the cases whose deviation the profile declares.
+    const std::int64_t as_declared = passed + counts[index_of(Status::deviates_as_declared)];
     return {
         {"label", b.label},
         {"total", total},
         {"run", run},
         {"passed", passed},
         {"pass_rate", run ? nlohmann::json(double(passed) / double(run)) : nlohmann::json()},
+        {"passed_as_declared", as_declared},
+        {"pass_rate_as_declared",
+         run ? nlohmann::json(double(as_declared) / double(run)) : nlohmann::json()},
         {"worst", total ? nlohmann::json(results::name(worst_status(counts))) : nlohmann::json()},
         {"counts", counts_json(counts)}};
 }

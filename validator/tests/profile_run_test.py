@@ -60,7 +60,11 @@ def by_status(cases, status):
 FLOAT_CASES = ["--cases", "edge,random", "--dtype", "f32,f64", "--count", "3"]
 
 
-class DeclaredFlush(unittest.TestCase):
+class Harness(unittest.TestCase):
+    pass
+
+
+class DeclaredFlush(Harness):
     def test_flush_declared_leaves_no_finding(self):
         proc, run_line, cases = run("x86-ftz", FLOAT_CASES + ["--profile",
                                                               write_profile(FTZ_ENTRY % "")])
@@ -122,7 +126,7 @@ class DeclaredFlush(unittest.TestCase):
                       proc.stdout)
 
 
-class BadProfiles(unittest.TestCase):
+class BadProfiles(Harness):
     def test_bad_profile_is_a_usage_error_that_keeps_earlier_results(self):
         out = tempfile.mkdtemp(prefix="eltwise-profile-test-")
         keep = os.path.join(out, "results.jsonl")
