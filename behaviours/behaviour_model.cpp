@@ -1,5 +1,6 @@
 #include "behaviours/behaviour_model.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -26,6 +27,7 @@ constexpr NamedFlag kFlags[] = {
     {"computed_in_bf16", &Model::computed_in_bf16},
     {"computed_in_i32", &Model::computed_in_i32},
     {"integer_division_via_f32", &Model::integer_division_via_f32},
+    {"integers_computed_in_f32", &Model::integers_computed_in_f32},
     {"division_by_reciprocal", &Model::division_by_reciprocal},
     {"division_by_f32_reciprocal", &Model::division_by_f32_reciprocal},
     {"floor_for_trunc", &Model::floor_for_trunc},
@@ -33,6 +35,7 @@ constexpr NamedFlag kFlags[] = {
     {"results_rounded_toward_zero", &Model::results_rounded_toward_zero},
     {"integer_results_saturated", &Model::integer_results_saturated},
     {"infinities_clamped", &Model::infinities_clamped},
+    {"nan_results_negative_infinity", &Model::nan_results_negative_infinity},
     {"subnormal_results_flushed", &Model::subnormal_results_flushed},
     {"subnormal_results_flushed_before_rounding", &Model::subnormal_results_flushed_before_rounding},
 };
@@ -241,6 +244,8 @@ T model_float(const Model& m, T x, T y, bool multiply) {
     if (m.subnormal_results_flushed_before_rounding && !std::isnan(Float<T>::wide(r)) &&
         tiny_before_rounding(x, y, r, multiply))
         r = signed_zero(r);
+    if (m.nan_results_negative_infinity && std::isnan(Float<T>::wide(r)))
+        r = Float<T>::from(static_cast<Bits<T>>(kSign<T> | kInf<T>));
     return r;
 }
 
@@ -280,9 +285,33 @@ T quotient_via_f32(T x, T y, core::IntegerRounding rounding) {
     return static_cast<T>(static_cast<std::make_unsigned_t<T>>(wide));
 }
 
+// The largest f32 at most max(T) (2147483520 for i32), and likewise for the minimum.
+template <class T>
+float f32_bound(T limit) {
+    float f = static_cast<float>(limit);
+    if (static_cast<long double>(f) > static_cast<long double>(limit))
+        f = std::nextafter(f, 0.0f);
+    if (static_cast<long double>(f) < static_cast<long double>(limit))
+        f = std::nextafter(f, 0.0f);
+    return f;
+}
+
+// oneDNN's integer arithmetic: f32 operands, the f32 result rounded to nearest even
+// (cvtps2dq) after saturation to the f32 bounds inside T.
+template <class T>
+std::optional<T> computed_in_f32(T x, T y, bool multiply) {
+    if (!multiply && y == 0) return std::nullopt;
+    const float fx = static_cast<float>(x), fy = static_cast<float>(y);
+    float r = multiply ? fx * fy : fx / fy;
+    r = std::clamp(r, f32_bound(std::numeric_limits<T>::lowest()),
+                   f32_bound(std::numeric_limits<T>::max()));
+    return static_cast<T>(std::nearbyint(r));
+}
+
 template <class T>
 std::optional<T> integer_step(const Model& m, T x, T y, bool multiply,
                               core::IntegerRounding rounding) {
+    if (m.integers_computed_in_f32) return computed_in_f32(x, y, multiply);
     if (multiply) return m.integer_results_saturated ? saturated_product(x, y) : reference::multiply(x, y);
     if (y == 0) return std::nullopt;
     if (m.integer_division_via_f32) return quotient_via_f32(x, y, rounding);
@@ -350,6 +379,7 @@ bool affects(const Model& m, core::ElementType type, bool multiply) {
     const bool narrow_float = type == core::ElementType::f16 || type == core::ElementType::bf16;
     if (floating) {
         return m.subnormal_inputs_zero || m.subnormal_results_flushed ||
+               m.nan_results_negative_infinity ||
                m.subnormal_results_flushed_before_rounding || m.infinities_clamped ||
                (m.computed_in_f32 && type == core::ElementType::f64) ||
                ((m.computed_in_f16 || m.computed_in_bf16) && type == core::ElementType::f32) ||
@@ -358,7 +388,8 @@ bool affects(const Model& m, core::ElementType type, bool multiply) {
                (m.results_rounded_toward_zero && narrow_float);
     }
     const bool wide_int = core::byte_size(type) >= 4 && type != core::ElementType::i32;
-    return m.integer_results_saturated || (m.computed_in_i32 && wide_int) ||
+    return m.integer_results_saturated || m.integers_computed_in_f32 ||
+           (m.computed_in_i32 && wide_int) ||
            (!multiply && (m.integer_division_via_f32 || m.floor_for_trunc || m.trunc_for_floor));
 }
 

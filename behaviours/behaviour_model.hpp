@@ -22,6 +22,9 @@ struct Model {
     bool computed_in_bf16 = false;        // f32: the same in bf16
     bool computed_in_i32 = false;         // i64/u64/u32: operands wrapped to i32, result widened
     bool integer_division_via_f32 = false;  // operands to f32, quotient rounded per the op
+    // Integers computed in f32 (oneDNN): operands rounded to f32, the f32 result rounded to
+    // nearest even and saturated to the largest f32 values inside the type's range.
+    bool integers_computed_in_f32 = false;
     bool division_by_reciprocal = false;    // A * (1/B), 1/B rounded in the element type
     bool division_by_f32_reciprocal = false;  // the same with 1/B in f32 (f16/bf16)
     bool floor_for_trunc = false;
@@ -30,6 +33,7 @@ struct Model {
     bool results_rounded_toward_zero = false;  // f16/bf16: the f32 result truncated
     bool integer_results_saturated = false;    // overflow clamps instead of wrapping
     bool infinities_clamped = false;           // ±inf results become ±max finite
+    bool nan_results_negative_infinity = false;  // a NaN result comes out as -inf
     bool subnormal_results_flushed = false;    // x86 FTZ: tiny after rounding -> ±0
     // Tiny before rounding -> ±0: Arm's FZ, and a conversion that reads f32 subnormals as zero
     // (vcvtne2ps2bf16): a result that would round up to the smallest normal is flushed too.

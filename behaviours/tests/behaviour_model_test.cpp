@@ -188,6 +188,28 @@ TEST(Behaviours, IntegerDivisionThroughF32) {
     EXPECT_EQ(floor.values<std::int32_t>()[0], -4);
 }
 
+TEST(Behaviours, IntegersComputedInF32AsOneDnnDoes) {
+    // onednn-2: 7 / 2 = 4 (nearest even), -7 / 2 = -4; onednn-4: 2147483647 * 1 = 2147483520,
+    // the largest f32 below 2^31; onednn-3: i8 100 * 2 = 127, -128 / -1 = 127.
+    const auto m = model({"integers_computed_in_f32"});
+    const auto q = run<ElementType::i32>(m, "onnx.Div-14", {7, -7, 5}, {2, 2, 2});
+    EXPECT_EQ(q.values<std::int32_t>()[0], 4);
+    EXPECT_EQ(q.values<std::int32_t>()[1], -4);
+    EXPECT_EQ(q.values<std::int32_t>()[2], 2);
+    EXPECT_EQ(run<ElementType::i32>(m, "onnx.Mul-14", {2147483647}, {1}).values<std::int32_t>()[0],
+              2147483520);
+    const auto i8 = run<ElementType::i8>(m, "onnx.Mul-14", {100, -128}, {2, 1});
+    EXPECT_EQ(i8.values<std::int8_t>()[0], 127);
+    EXPECT_EQ(run<ElementType::i8>(m, "onnx.Div-14", {-128}, {-1}).values<std::int8_t>()[0], 127);
+}
+
+TEST(Behaviours, NanResultsAsNegativeInfinity) {
+    // xnnpack-1: 0 / 0 gives -inf.
+    const auto m = model({"nan_results_negative_infinity"});
+    const auto out = f32_bits(run<ElementType::f32>(m, "onnx.Div-14", {0.0f, 1.0f}, {0.0f, 2.0f}));
+    EXPECT_EQ(out, (std::vector<std::uint32_t>{0xff800000, 0x3f000000}));
+}
+
 TEST(Behaviours, FloorAndTruncationSwapped) {
     const auto trunc = run<ElementType::i32>(model({"floor_for_trunc"}), "onnx.Div-14", {-7}, {2});
     EXPECT_EQ(trunc.values<std::int32_t>()[0], -4);
