@@ -288,12 +288,10 @@ T quotient_via_f32(T x, T y, core::IntegerRounding rounding) {
 // The largest f32 at most max(T) (2147483520 for i32), and likewise for the minimum.
 template <class T>
 float f32_bound(T limit) {
-    float f = static_cast<float>(limit);
-    if (static_cast<long double>(f) > static_cast<long double>(limit))
-        f = std::nextafter(f, 0.0f);
-    if (static_cast<long double>(f) < static_cast<long double>(limit))
-        f = std::nextafter(f, 0.0f);
-    return f;
+    const float f = static_cast<float>(limit);
+    const auto exact = static_cast<long double>(limit), rounded = static_cast<long double>(f);
+    const bool outside = limit > 0 ? rounded > exact : rounded < exact;
+    return outside ? std::nextafter(f, 0.0f) : f;
 }
 
 // oneDNN's integer arithmetic: f32 operands, the f32 result rounded to nearest even
