@@ -21,6 +21,7 @@ struct NamedFlag {
     bool Model::*flag;
 };
 constexpr NamedFlag kFlags[] = {
+    {"legacy_broadcast_read_as_numpy", &Model::legacy_broadcast_read_as_numpy},
     {"subnormal_inputs_zero", &Model::subnormal_inputs_zero},
     {"computed_in_f32", &Model::computed_in_f32},
     {"computed_in_f16", &Model::computed_in_f16},
@@ -136,18 +137,26 @@ T round_result(const Model& m, double r) {
     return Float<T>::nearest(r);
 }
 
+// The reciprocal as a flushing unit gives it: a subnormal 1/B becomes ±0.
+template <class R>
+R reciprocal(const Model& m, R y) {
+    const R r = R(1) / y;
+    const bool flush = m.subnormal_results_flushed || m.subnormal_results_flushed_before_rounding;
+    return flush && std::fpclassify(r) == FP_SUBNORMAL ? std::copysign(R(0), r) : r;
+}
+
 template <class T>
 T divide_natural(const Model& m, T x, T y) {
     if constexpr (std::is_same_v<T, double>) {
-        if (m.division_by_reciprocal) return x * (1.0 / y);
+        if (m.division_by_reciprocal) return x * reciprocal(m, y);
         return x / y;
     } else if constexpr (std::is_same_v<T, float>) {
-        if (m.division_by_reciprocal || m.division_by_f32_reciprocal) return x * (1.0f / y);
+        if (m.division_by_reciprocal || m.division_by_f32_reciprocal) return x * reciprocal(m, y);
         return x / y;
     } else {
         const double wx = Float<T>::wide(x), wy = Float<T>::wide(y);
         if (m.division_by_f32_reciprocal)
-            return round_result<T>(m, static_cast<float>(wx) * (1.0f / static_cast<float>(wy)));
+            return round_result<T>(m, static_cast<float>(wx) * reciprocal(m, static_cast<float>(wy)));
         if (m.division_by_reciprocal)
             return round_result<T>(m, wx * Float<T>::wide(Float<T>::nearest(1.0 / wy)));
         return round_result<T>(m, wx / wy);
@@ -373,6 +382,7 @@ void add_behaviour(Model& m, std::string_view name) {
 }
 
 bool affects(const Model& m, core::ElementType type, bool multiply) {
+    if (m.legacy_broadcast_read_as_numpy) return true;
     const bool floating = core::is_floating(type);
     const bool narrow_float = type == core::ElementType::f16 || type == core::ElementType::bf16;
     if (floating) {
@@ -391,8 +401,20 @@ bool affects(const Model& m, core::ElementType type, bool multiply) {
            (!multiply && (m.integer_division_via_f32 || m.floor_for_trunc || m.trunc_for_floor));
 }
 
-core::Tensor model_output(const Model& m, const core::PreparedCall& call, const core::Tensor& a,
-                          const core::Tensor& b) {
+core::PreparedCall modelled_call(const Model& m, const core::PreparedCall& call,
+                                 const core::Tensor& a, const core::Tensor& b) {
+    if (!m.legacy_broadcast_read_as_numpy ||
+        call.config.broadcast.rule != core::BroadcastRule::onnx_legacy)
+        return call;
+    core::PreparedCall numpy = call;
+    numpy.config.broadcast = core::BroadcastSpec{core::BroadcastRule::numpy, std::nullopt};
+    numpy.plan = core::make_plan(a.shape, b.shape, numpy.config.broadcast);
+    return numpy;
+}
+
+core::Tensor model_output(const Model& m, const core::PreparedCall& spec_call,
+                          const core::Tensor& a, const core::Tensor& b) {
+    const core::PreparedCall call = modelled_call(m, spec_call, a, b);
     const bool multiply = call.op->arithmetic == core::Arithmetic::multiply;
     core::Tensor out = core::Tensor::zeros(call.type, call.plan.output);
     core::dispatch(call.type, [&](auto tag) {

@@ -40,7 +40,8 @@ struct Condition {
 enum class InputsWhen {
     any,
     int_min_by_minus_one,  // some element divides the type's minimum by -1
-    zero_divisor,          // some integer divisor is 0
+    zero_divisor,          // some element of B is an integer 0 (also when the output is empty)
+    empty_output,          // the output has no elements
 };
 
 struct Entry {
