@@ -22,6 +22,7 @@ struct NamedFlag {
 };
 constexpr NamedFlag kFlags[] = {
     {"legacy_broadcast_read_as_numpy", &Model::legacy_broadcast_read_as_numpy},
+    {"pdpd_axis_unset_read_as_zero", &Model::pdpd_axis_unset_read_as_zero},
     {"subnormal_inputs_zero", &Model::subnormal_inputs_zero},
     {"computed_in_f32", &Model::computed_in_f32},
     {"computed_in_f16", &Model::computed_in_f16},
@@ -320,8 +321,10 @@ std::optional<T> integer_step(const Model& m, T x, T y, bool multiply,
                               core::IntegerRounding rounding) {
     if (m.integers_computed_in_f32) return computed_in_f32(x, y, multiply);
     if (multiply) return m.integer_results_saturated ? saturated_product(x, y) : reference::multiply(x, y);
-    if (y == 0) return std::nullopt;
+    // Through f32 a zero divisor (one that became 0 in a narrower type) gives ±inf or NaN, which
+    // converts to the integer indefinite; the spec's own x / 0 is never compared.
     if (m.integer_division_via_f32) return quotient_via_f32(x, y, rounding);
+    if (y == 0) return std::nullopt;
     if constexpr (std::is_signed_v<T>) {
         if (m.integer_results_saturated && x == std::numeric_limits<T>::min() && y == T(-1))
             return std::numeric_limits<T>::max();
@@ -382,7 +385,7 @@ void add_behaviour(Model& m, std::string_view name) {
 }
 
 bool affects(const Model& m, core::ElementType type, bool multiply) {
-    if (m.legacy_broadcast_read_as_numpy) return true;
+    if (m.legacy_broadcast_read_as_numpy || m.pdpd_axis_unset_read_as_zero) return true;
     const bool floating = core::is_floating(type);
     const bool narrow_float = type == core::ElementType::f16 || type == core::ElementType::bf16;
     if (floating) {
@@ -401,20 +404,27 @@ bool affects(const Model& m, core::ElementType type, bool multiply) {
            (!multiply && (m.integer_division_via_f32 || m.floor_for_trunc || m.trunc_for_floor));
 }
 
-core::PreparedCall modelled_call(const Model& m, const core::PreparedCall& call,
-                                 const core::Tensor& a, const core::Tensor& b) {
+core::PreparedCall modelled_call(const Model& m, const core::OpVersion& op,
+                                 const core::AttributeMap& attributes, const core::Tensor& a,
+                                 const core::Tensor& b) {
+    const auto rule = attributes.find("auto_broadcast");
+    if (m.pdpd_axis_unset_read_as_zero && rule != attributes.end() && rule->second == "pdpd" &&
+        !attributes.count("auto_broadcast_axis")) {
+        core::AttributeMap zero = attributes;
+        zero["auto_broadcast_axis"] = "0";
+        return core::prepare_call(op, zero, a, b);
+    }
+    core::PreparedCall call = core::prepare_call(op, attributes, a, b);
     if (!m.legacy_broadcast_read_as_numpy ||
         call.config.broadcast.rule != core::BroadcastRule::onnx_legacy)
         return call;
-    core::PreparedCall numpy = call;
-    numpy.config.broadcast = core::BroadcastSpec{core::BroadcastRule::numpy, std::nullopt};
-    numpy.plan = core::make_plan(a.shape, b.shape, numpy.config.broadcast);
-    return numpy;
+    call.config.broadcast = core::BroadcastSpec{core::BroadcastRule::numpy, std::nullopt};
+    call.plan = core::make_plan(a.shape, b.shape, call.config.broadcast);
+    return call;
 }
 
-core::Tensor model_output(const Model& m, const core::PreparedCall& spec_call,
-                          const core::Tensor& a, const core::Tensor& b) {
-    const core::PreparedCall call = modelled_call(m, spec_call, a, b);
+core::Tensor model_output(const Model& m, const core::PreparedCall& call, const core::Tensor& a,
+                          const core::Tensor& b) {
     const bool multiply = call.op->arithmetic == core::Arithmetic::multiply;
     core::Tensor out = core::Tensor::zeros(call.type, call.plan.output);
     core::dispatch(call.type, [&](auto tag) {

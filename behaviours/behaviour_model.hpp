@@ -17,6 +17,8 @@ struct Model {
     // inputs
     // ONNX-1/6 `broadcast=1` (and `axis`) ignored, numpy's rule used: other shapes and values.
     bool legacy_broadcast_read_as_numpy = false;
+    // OpenVINO's Python API: pdpd without `auto_broadcast_axis` gets axis 0, not -1.
+    bool pdpd_axis_unset_read_as_zero = false;
     bool subnormal_inputs_zero = false;  // DAZ: a subnormal operand reads as the zero of its sign
     // computation
     bool computed_in_f32 = false;         // f64: operands rounded to f32, computed in f32
@@ -49,14 +51,15 @@ const std::vector<std::string_view>& behaviour_names();
 // Adds the named behaviour to m. Throws core::Error(input) for an unknown name.
 void add_behaviour(Model& m, std::string_view name);
 
-// The call as the model computes it: numpy's broadcast plan under legacy_broadcast_read_as_numpy
-// for a legacy rule (its output shape may differ from the spec's), else `call`. Throws
-// core::Error(shape) when numpy's rule cannot broadcast the shapes.
-core::PreparedCall modelled_call(const Model& m, const core::PreparedCall& call,
-                                 const core::Tensor& a, const core::Tensor& b);
+// The call as the model computes it, from the case's op version and attributes: numpy's
+// broadcast plan under legacy_broadcast_read_as_numpy for a legacy rule, axis 0 under
+// pdpd_axis_unset_read_as_zero for pdpd without an axis (either may change the output shape),
+// else the spec's call. Throws core::Error when the changed call is invalid.
+core::PreparedCall modelled_call(const Model& m, const core::OpVersion& op,
+                                 const core::AttributeMap& attributes, const core::Tensor& a,
+                                 const core::Tensor& b);
 
-// The output the model gives for one call, with the case's broadcast plan: the same shape and
-// type as the reference's (the shape of modelled_call's plan). Elements the model cannot predict (integer division by zero) hold
+// The output the model gives for one call as modelled_call prepares it. Elements the model cannot predict (integer division by zero) hold
 // the reference's value. Throws core::Error when the spec rejects the inputs.
 core::Tensor model_output(const Model& m, const core::PreparedCall& call, const core::Tensor& a,
                           const core::Tensor& b);

@@ -54,8 +54,10 @@ std::optional<comparison::DeclaredOutput> declared_output(const profiles::Entry&
                                                           const core::PreparedCall& call,
                                                           const case_sources::CaseData& data) {
     try {
-        return comparison::DeclaredOutput{e.name,
-                                          behaviours::model_output(e.model, call, data.a, data.b)};
+        const core::PreparedCall modelled =
+            behaviours::modelled_call(e.model, *call.op, data.attributes, data.a, data.b);
+        return comparison::DeclaredOutput{
+            e.name, behaviours::model_output(e.model, modelled, data.a, data.b)};
     } catch (const core::Error&) {
         return std::nullopt;
     }
@@ -67,7 +69,8 @@ bool matches_whole(const profiles::Entry& e, const core::PreparedCall& call,
                    const case_sources::CaseData& data, const core::Tensor& modelled,
                    const core::TensorView& actual, const comparison::ComparisonPolicy& policy) {
     if (actual.shape != modelled.shape) return false;
-    const core::PreparedCall other = behaviours::modelled_call(e.model, call, data.a, data.b);
+    const core::PreparedCall other =
+        behaviours::modelled_call(e.model, *call.op, data.attributes, data.a, data.b);
     return comparison::compare_output(other, data.a, data.b, core::OpOutput{modelled, {}}, actual,
                                       policy)
         .passed();
@@ -145,7 +148,8 @@ void apply_status_entries(CaseResult& r, const core::OpVersion& op,
                             (data.valid && profiles::inputs_match(e->when, call, data.a, data.b));
         if (!inputs) continue;
         // Only a `when` predicts the status: an entry for any inputs is never stale.
-        if (settings.exercised && e->when != profiles::InputsWhen::any)
+        if (settings.exercised && e->when != profiles::InputsWhen::any &&
+            e->when != profiles::InputsWhen::shape_only)
             settings.exercised->insert(e->name);
         if (r.status != *e->status || r.status == results::Status::deviates_as_declared) continue;
         r.status = results::Status::deviates_as_declared;
@@ -284,7 +288,10 @@ CaseResult evaluate_case(backends::Backend& backend, const core::OpVersion& op,
             r.message += " | the call has " + std::to_string(r.expected.undefined.size()) +
                          " undefined elements (integer division by zero); counted as a " +
                          "deviation (--undefined-refusal deviation)";
-        if (results::is_deviation(r.status) && r.status != results::Status::failed)
+        const bool shape_only = r.status == results::Status::failed &&
+                                r.categories.size() == 1 && r.categories.count("shape");
+        if (results::is_deviation(r.status) &&
+            (r.status != results::Status::failed || shape_only))
             apply_status_entries(r, op, data, settings);
     } catch (const std::exception& e) {
         r = CaseResult{};

@@ -218,6 +218,36 @@ TEST(Behaviours, FloorAndTruncationSwapped) {
     EXPECT_EQ(floor.values<std::int32_t>()[0], -3);
 }
 
+TEST(Behaviours, PdpdWithoutAxisReadAsAxisZero) {
+    // openvino-7: A [2,2] * B [2] under pdpd without an axis: B along the rows (axis 0), where
+    // the spec's default -1 lays it along the columns.
+    const auto m = model({"pdpd_axis_unset_read_as_zero"});
+    const core::Tensor a = core::make_tensor<ElementType::i32>({2, 2}, {1, 2, 3, 4});
+    const core::Tensor b = core::make_tensor<ElementType::i32>({2}, {10, 100});
+    const core::OpVersion& op = *core::find_op_version("openvino.Multiply-1");
+    const core::AttributeMap pdpd{{"auto_broadcast", "pdpd"}};
+    const core::PreparedCall call = behaviours::modelled_call(m, op, pdpd, a, b);
+    const core::Tensor out = behaviours::model_output(m, call, a, b);
+    const auto v = out.values<std::int32_t>();
+    EXPECT_EQ(std::vector<std::int32_t>(v.begin(), v.end()), (std::vector<std::int32_t>{10, 20, 300, 400}));
+    // With the axis given, the call is the spec's.
+    const core::AttributeMap given{{"auto_broadcast", "pdpd"}, {"auto_broadcast_axis", "-1"}};
+    const core::Tensor spec = behaviours::model_output(m, behaviours::modelled_call(m, op, given, a, b), a, b);
+    const auto w = spec.values<std::int32_t>();
+    EXPECT_EQ(std::vector<std::int32_t>(w.begin(), w.end()), (std::vector<std::int32_t>{10, 200, 30, 400}));
+}
+
+TEST(Behaviours, LegacyBroadcastReadAsNumpy) {
+    // onnx-reference-1: Mul-6 broadcast=1 axis=0, A [2,3] * B [2]: the spec lays B along axis 0;
+    // numpy's rule cannot broadcast (2,3) with (2,) and fails; B [3] gives numpy's suffix rule.
+    const auto m = model({"legacy_broadcast_read_as_numpy"});
+    const core::OpVersion& op = *core::find_op_version("onnx.Mul-6");
+    const core::AttributeMap axis0{{"broadcast", "1"}, {"axis", "0"}};
+    const core::Tensor a = core::make_tensor<ElementType::i32>({2, 3}, {1, 2, 3, 4, 5, 6});
+    EXPECT_THROW(behaviours::modelled_call(m, op, axis0, a, core::make_tensor<ElementType::i32>({2}, {1, 2})),
+                 core::Error);
+}
+
 TEST(Behaviours, UnknownNameIsAnInputError) {
     behaviours::Model m;
     try {
