@@ -24,6 +24,9 @@ constexpr NamedFlag kFlags[] = {
     {"legacy_broadcast_read_as_numpy", &Model::legacy_broadcast_read_as_numpy},
     {"pdpd_axis_unset_read_as_zero", &Model::pdpd_axis_unset_read_as_zero},
     {"subnormal_inputs_zero", &Model::subnormal_inputs_zero},
+    {"constant_subnormals_and_negative_zero_lost",
+     &Model::constant_subnormals_and_negative_zero_lost},
+    {"wide_constants_saturated_to_i32", &Model::wide_constants_saturated_to_i32},
     {"computed_in_f32", &Model::computed_in_f32},
     {"computed_in_f16", &Model::computed_in_f16},
     {"computed_in_bf16", &Model::computed_in_bf16},
@@ -354,9 +357,34 @@ std::optional<T> model_integer(const Model& m, T x, T y, bool multiply,
 
 // ---------------------------------------------------------------------------------------------
 
+// A constant operand as the graph holds it.
+template <class T>
+T as_constant(const Model& m, T v) {
+    if constexpr (std::is_integral_v<T>) {
+        if (m.wide_constants_saturated_to_i32 && sizeof(T) >= 4) {
+            if constexpr (std::is_signed_v<T>)
+                return std::clamp<T>(v, std::numeric_limits<std::int32_t>::min(),
+                                     std::numeric_limits<std::int32_t>::max());
+            else
+                return std::min<T>(v, std::numeric_limits<std::int32_t>::max());
+        }
+    } else {
+        if (m.constant_subnormals_and_negative_zero_lost &&
+            (is_subnormal(v) || Float<T>::bits(v) == kSign<T>))
+            return Float<T>::from(0);
+    }
+    return v;
+}
+
+struct Constants {
+    bool a = false, b = false;
+};
+
 template <class T>
 std::optional<T> model_element(const Model& m, T x, T y, bool multiply,
-                               core::IntegerRounding rounding) {
+                               core::IntegerRounding rounding, Constants constants) {
+    if (constants.a) x = as_constant(m, x);
+    if (constants.b) y = as_constant(m, y);
     if constexpr (std::is_integral_v<T>)
         return model_integer(m, x, y, multiply, rounding);
     else
@@ -385,8 +413,12 @@ void add_behaviour(Model& m, std::string_view name) {
 }
 
 bool affects(const Model& m, core::ElementType type, bool multiply) {
-    if (m.legacy_broadcast_read_as_numpy || m.pdpd_axis_unset_read_as_zero) return true;
     const bool floating = core::is_floating(type);
+    if (m.legacy_broadcast_read_as_numpy || m.pdpd_axis_unset_read_as_zero) return true;
+    if (m.constant_subnormals_and_negative_zero_lost && floating) return true;
+    if (m.wide_constants_saturated_to_i32 && !floating && core::byte_size(type) >= 4 &&
+        type != core::ElementType::i32)
+        return true;
     const bool narrow_float = type == core::ElementType::f16 || type == core::ElementType::bf16;
     if (floating) {
         return m.subnormal_inputs_zero || m.subnormal_results_flushed ||
@@ -424,8 +456,10 @@ core::PreparedCall modelled_call(const Model& m, const core::OpVersion& op,
 }
 
 core::Tensor model_output(const Model& m, const core::PreparedCall& call, const core::Tensor& a,
-                          const core::Tensor& b) {
+                          const core::Tensor& b, std::string_view graph_form) {
     const bool multiply = call.op->arithmetic == core::Arithmetic::multiply;
+    const Constants constants{graph_form == "const-a" || graph_form == "const-ab",
+                              graph_form == "const-b" || graph_form == "const-ab"};
     core::Tensor out = core::Tensor::zeros(call.type, call.plan.output);
     core::dispatch(call.type, [&](auto tag) {
         using T = typename decltype(tag)::type;
@@ -434,7 +468,8 @@ core::Tensor model_output(const Model& m, const core::PreparedCall& call, const 
             auto o = out.values<T>();
             core::for_each_offset(call.plan, [&](std::int64_t i, std::int64_t ia, std::int64_t ib) {
                 const T xa = x[static_cast<std::size_t>(ia)], yb = y[static_cast<std::size_t>(ib)];
-                const std::optional<T> r = model_element(m, xa, yb, multiply, call.config.rounding);
+                const std::optional<T> r =
+                    model_element(m, xa, yb, multiply, call.config.rounding, constants);
                 o[static_cast<std::size_t>(i)] =
                     r ? *r : (multiply ? reference::multiply(xa, yb)
                                        : reference::divide(xa, yb, call.config.rounding).value);

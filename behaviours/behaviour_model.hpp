@@ -20,6 +20,11 @@ struct Model {
     // OpenVINO's Python API: pdpd without `auto_broadcast_axis` gets axis 0, not -1.
     bool pdpd_axis_unset_read_as_zero = false;
     bool subnormal_inputs_zero = false;  // DAZ: a subnormal operand reads as the zero of its sign
+    // Operands that are constants of the graph (the case's graph form): subnormals and -0.0
+    // become +0.0 (OpenVINO copying constants), and i64/u64/u32 values are clamped to i32's
+    // range (OpenVINO narrowing constants with saturation).
+    bool constant_subnormals_and_negative_zero_lost = false;
+    bool wide_constants_saturated_to_i32 = false;
     // computation
     bool computed_in_f32 = false;         // f64: operands rounded to f32, computed in f32
     bool computed_in_f16 = false;         // f32: operands and result rounded to f16 precision
@@ -61,8 +66,9 @@ core::PreparedCall modelled_call(const Model& m, const core::OpVersion& op,
 
 // The output the model gives for one call as modelled_call prepares it. Elements the model cannot predict (integer division by zero) hold
 // the reference's value. Throws core::Error when the spec rejects the inputs.
+// `graph_form` says which operands are constants (const-a, const-b, const-ab).
 core::Tensor model_output(const Model& m, const core::PreparedCall& call, const core::Tensor& a,
-                          const core::Tensor& b);
+                          const core::Tensor& b, std::string_view graph_form = "runtime");
 
 // Whether the model changes anything for this element type and operation (a behaviour of bf16
 // results says nothing about i32 division): an entry whose model is inert here is not in scope.

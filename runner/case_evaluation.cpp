@@ -57,7 +57,7 @@ std::optional<comparison::DeclaredOutput> declared_output(const profiles::Entry&
         const core::PreparedCall modelled =
             behaviours::modelled_call(e.model, *call.op, data.attributes, data.a, data.b);
         return comparison::DeclaredOutput{
-            e.name, behaviours::model_output(e.model, modelled, data.a, data.b)};
+            e.name, behaviours::model_output(e.model, modelled, data.a, data.b, data.graph_form)};
     } catch (const core::Error&) {
         return std::nullopt;
     }
