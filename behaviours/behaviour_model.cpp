@@ -39,6 +39,7 @@ constexpr NamedFlag kFlags[] = {
     {"trunc_for_floor", &Model::trunc_for_floor},
     {"results_rounded_toward_zero", &Model::results_rounded_toward_zero},
     {"integer_results_saturated", &Model::integer_results_saturated},
+    {"products_through_i16_saturated", &Model::products_through_i16_saturated},
     {"infinities_clamped", &Model::infinities_clamped},
     {"nan_results_negative_infinity", &Model::nan_results_negative_infinity},
     {"subnormal_results_flushed", &Model::subnormal_results_flushed},
@@ -323,6 +324,14 @@ template <class T>
 std::optional<T> integer_step(const Model& m, T x, T y, bool multiply,
                               core::IntegerRounding rounding) {
     if (m.integers_computed_in_f32) return computed_in_f32(x, y, multiply);
+    if constexpr (sizeof(T) == 1) {
+        if (multiply && m.products_through_i16_saturated) {
+            const auto wide = static_cast<std::int16_t>(
+                static_cast<std::uint16_t>(static_cast<unsigned>(x * y)));  // i16 wrap
+            return std::clamp<int>(wide, std::numeric_limits<T>::lowest(),
+                                   std::numeric_limits<T>::max());
+        }
+    }
     if (multiply) return m.integer_results_saturated ? saturated_product(x, y) : reference::multiply(x, y);
     // Through f32 a zero divisor (one that became 0 in a narrower type) gives ±inf or NaN, which
     // converts to the integer indefinite; the spec's own x / 0 is never compared.
@@ -432,6 +441,7 @@ bool affects(const Model& m, core::ElementType type, bool multiply) {
     }
     const bool wide_int = core::byte_size(type) >= 4 && type != core::ElementType::i32;
     return m.integer_results_saturated || m.integers_computed_in_f32 ||
+           (m.products_through_i16_saturated && multiply && core::byte_size(type) == 1) ||
            (m.computed_in_i32 && wide_int) ||
            (!multiply && (m.integer_division_via_f32 || m.floor_for_trunc || m.trunc_for_floor));
 }

@@ -41,6 +41,9 @@ struct Model {
     // results
     bool results_rounded_toward_zero = false;  // f16/bf16: the f32 result truncated
     bool integer_results_saturated = false;    // overflow clamps instead of wrapping
+    // 8-bit products computed in i16 (wrapping) and then saturated into the type: u8 products
+    // above 32767 wrap negative and become 0 (OpenVINO's AVX2 kernels).
+    bool products_through_i16_saturated = false;
     bool infinities_clamped = false;           // ±inf results become ±max finite
     bool nan_results_negative_infinity = false;  // a NaN result comes out as -inf
     bool subnormal_results_flushed = false;    // x86 FTZ: tiny after rounding -> ±0

@@ -203,6 +203,16 @@ TEST(Behaviours, IntegersComputedInF32AsOneDnnDoes) {
     EXPECT_EQ(run<ElementType::i8>(m, "onnx.Div-14", {-128}, {-1}).values<std::int8_t>()[0], 127);
 }
 
+TEST(Behaviours, EightBitProductsThroughI16) {
+    // openvino-25 (AVX2): u8 255 * 129 = 32895 wraps to -32641 in i16 and saturates to 0;
+    // 255 * 128 = 32640 fits and saturates to 255; i8 -128 * -128 = 16384 saturates to 127.
+    const auto m = model({"products_through_i16_saturated"});
+    const auto u = run<ElementType::u8>(m, "onnx.Mul-14", {255, 255, 3}, {129, 128, 5});
+    EXPECT_EQ(std::vector<std::uint8_t>(u.values<std::uint8_t>().begin(), u.values<std::uint8_t>().end()),
+              (std::vector<std::uint8_t>{0, 255, 15}));
+    EXPECT_EQ(run<ElementType::i8>(m, "onnx.Mul-14", {-128}, {-128}).values<std::int8_t>()[0], 127);
+}
+
 TEST(Behaviours, NanResultsAsNegativeInfinity) {
     // xnnpack-1: 0 / 0 gives -inf.
     const auto m = model({"nan_results_negative_infinity"});
@@ -246,6 +256,26 @@ TEST(Behaviours, LegacyBroadcastReadAsNumpy) {
     const core::Tensor a = core::make_tensor<ElementType::i32>({2, 3}, {1, 2, 3, 4, 5, 6});
     EXPECT_THROW(behaviours::modelled_call(m, op, axis0, a, core::make_tensor<ElementType::i32>({2}, {1, 2})),
                  core::Error);
+}
+
+TEST(Behaviours, ConstantOperandsAsTheGraphHoldsThem) {
+    // openvino-15: a constant A = [3e-39, -0.0] times B = [1, 5] gives [+0, +0] in const-a; the
+    // runtime form keeps the spec's [3e-39, -0]. openvino-17: a u32 constant 4000000000 is
+    // clamped to 2147483647 before the i32 product.
+    const auto m = model({"constant_subnormals_and_negative_zero_lost"});
+    const core::Tensor a = core::make_tensor<ElementType::f32>({2}, {3e-39f, -0.0f});
+    const core::Tensor b = core::make_tensor<ElementType::f32>({2}, {1.0f, 5.0f});
+    const core::PreparedCall call = core::prepare_call(*core::find_op_version("openvino.Multiply-1"), {}, a, b);
+    EXPECT_EQ(f32_bits(behaviours::model_output(m, call, a, b, "const-a")),
+              (std::vector<std::uint32_t>{0x00000000, 0x00000000}));
+    EXPECT_EQ(f32_bits(behaviours::model_output(m, call, a, b, "const-b")),
+              (std::vector<std::uint32_t>{std::bit_cast<std::uint32_t>(3e-39f), 0x80000000}));
+    const auto w = model({"wide_constants_saturated_to_i32", "computed_in_i32"});
+    const core::Tensor u = core::make_tensor<ElementType::u32>({1}, {4000000000u});
+    const core::Tensor three = core::make_tensor<ElementType::u32>({1}, {3u});
+    const core::PreparedCall mul = core::prepare_call(*core::find_op_version("openvino.Multiply-1"), {}, u, three);
+    EXPECT_EQ(behaviours::model_output(w, mul, u, three, "const-a").values<std::uint32_t>()[0], 2147483645u);
+    EXPECT_EQ(behaviours::model_output(w, mul, u, three, "runtime").values<std::uint32_t>()[0], 3410065408u);
 }
 
 TEST(Behaviours, UnknownNameIsAnInputError) {
