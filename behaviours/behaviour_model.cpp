@@ -27,6 +27,9 @@ constexpr NamedFlag kFlags[] = {
     {"constant_subnormals_and_negative_zero_lost",
      &Model::constant_subnormals_and_negative_zero_lost},
     {"wide_constants_saturated_to_i32", &Model::wide_constants_saturated_to_i32},
+    {"constants_clamped_to_bf16_range", &Model::constants_clamped_to_bf16_range},
+    {"folded_result_is_constant", &Model::folded_result_is_constant},
+    {"results_saturated_to_i32", &Model::results_saturated_to_i32},
     {"computed_in_f32", &Model::computed_in_f32},
     {"computed_in_f16", &Model::computed_in_f16},
     {"computed_in_bf16", &Model::computed_in_bf16},
@@ -344,9 +347,31 @@ std::optional<T> integer_step(const Model& m, T x, T y, bool multiply,
     return reference::divide(x, y, rounding).value;
 }
 
+// The exact product or quotient clamped into [INT32_MIN, INT32_MAX], then into T.
+template <class T>
+std::optional<T> saturated_to_i32(T x, T y, bool multiply, core::IntegerRounding rounding) {
+    long double exact;
+    if (multiply) {
+        exact = static_cast<long double>(x) * static_cast<long double>(y);
+    } else {
+        if (y == 0) return std::nullopt;
+        const reference::Quotient<T> q = reference::divide(x, y, rounding);
+        exact = static_cast<long double>(q.value);
+        if constexpr (std::is_signed_v<T>) {
+            if (x == std::numeric_limits<T>::min() && y == T(-1))
+                exact = -static_cast<long double>(x);  // the exact quotient, which wraps in T
+        }
+    }
+    const long double clamped = std::clamp<long double>(exact, -2147483648.0L, 2147483647.0L);
+    return static_cast<T>(static_cast<std::int64_t>(clamped));
+}
+
 template <class T>
 std::optional<T> model_integer(const Model& m, T x, T y, bool multiply,
                                core::IntegerRounding rounding) {
+    if constexpr (sizeof(T) >= 4) {
+        if (m.results_saturated_to_i32) return saturated_to_i32(x, y, multiply, rounding);
+    }
     if (m.floor_for_trunc && rounding == core::IntegerRounding::truncate)
         rounding = core::IntegerRounding::floor;
     else if (m.trunc_for_floor && rounding == core::IntegerRounding::floor)
@@ -381,6 +406,12 @@ T as_constant(const Model& m, T v) {
         if (m.constant_subnormals_and_negative_zero_lost &&
             (is_subnormal(v) || Float<T>::bits(v) == kSign<T>))
             return Float<T>::from(0);
+        if constexpr (sizeof(T) >= 4) {
+            constexpr double kBf16Max = 0x1.fep127;  // bf16 0x7f7f
+            const double w = Float<T>::wide(v);
+            if (m.constants_clamped_to_bf16_range && std::fabs(w) > kBf16Max)
+                return Float<T>::nearest(std::copysign(kBf16Max, w));
+        }
     }
     return v;
 }
@@ -394,10 +425,13 @@ std::optional<T> model_element(const Model& m, T x, T y, bool multiply,
                                core::IntegerRounding rounding, Constants constants) {
     if (constants.a) x = as_constant(m, x);
     if (constants.b) y = as_constant(m, y);
+    std::optional<T> r;
     if constexpr (std::is_integral_v<T>)
-        return model_integer(m, x, y, multiply, rounding);
+        r = model_integer(m, x, y, multiply, rounding);
     else
-        return model_float(m, x, y, multiply);
+        r = model_float(m, x, y, multiply);
+    if (r && m.folded_result_is_constant && constants.a && constants.b) r = as_constant(m, *r);
+    return r;
 }
 
 }  // namespace
@@ -424,7 +458,10 @@ void add_behaviour(Model& m, std::string_view name) {
 bool affects(const Model& m, core::ElementType type, bool multiply) {
     const bool floating = core::is_floating(type);
     if (m.legacy_broadcast_read_as_numpy || m.pdpd_axis_unset_read_as_zero) return true;
-    if (m.constant_subnormals_and_negative_zero_lost && floating) return true;
+    if ((m.constant_subnormals_and_negative_zero_lost || m.constants_clamped_to_bf16_range) &&
+        floating)
+        return true;
+    if (m.results_saturated_to_i32 && !floating && core::byte_size(type) >= 4) return true;
     if (m.wide_constants_saturated_to_i32 && !floating && core::byte_size(type) >= 4 &&
         type != core::ElementType::i32)
         return true;

@@ -25,6 +25,14 @@ struct Model {
     // range (OpenVINO narrowing constants with saturation).
     bool constant_subnormals_and_negative_zero_lost = false;
     bool wide_constants_saturated_to_i32 = false;
+    // f32/f64 constants beyond bf16's largest finite value (3.3895314e38), infinities
+    // included, become it: OpenVINO's default bf16 inference precision clamping constants.
+    bool constants_clamped_to_bf16_range = false;
+    // Both operands constant, the node is folded and its result is a constant too: it goes
+    // through the same constant transforms as the operands.
+    bool folded_result_is_constant = false;
+    // The exact integer result clamped into i32's range (OpenVINO folding i64/u64/u32 nodes).
+    bool results_saturated_to_i32 = false;
     // computation
     bool computed_in_f32 = false;         // f64: operands rounded to f32, computed in f32
     bool computed_in_f16 = false;         // f32: operands and result rounded to f16 precision

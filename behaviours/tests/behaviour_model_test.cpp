@@ -278,6 +278,34 @@ TEST(Behaviours, ConstantOperandsAsTheGraphHoldsThem) {
     EXPECT_EQ(behaviours::model_output(w, mul, u, three, "runtime").values<std::uint32_t>()[0], 3410065408u);
 }
 
+TEST(Behaviours, FoldedAndClampedConstants) {
+    // openvino-17 folded (const-ab): i64 9223372036854775807 * -1 gives -2147483648 (the exact
+    // product clamped into i32); u64 max / 2 gives 2147483647.
+    const auto sat = model({"results_saturated_to_i32"});
+    const core::Tensor big = core::make_tensor<ElementType::i64>({1}, {9223372036854775807});
+    const core::Tensor m1 = core::make_tensor<ElementType::i64>({1}, {-1});
+    const auto& mul = *core::find_op_version("openvino.Multiply-1");
+    EXPECT_EQ(behaviours::model_output(sat, core::prepare_call(mul, {}, big, m1), big, m1, "const-ab")
+                  .values<std::int64_t>()[0],
+              -2147483648LL);
+    // OpenVINO's bf16 precision hint: a constant FLT_MAX becomes 3.3895314e38 (0x7f7f0000);
+    // FLT_MAX * 1 with A constant gives it.
+    const auto clamp = model({"constants_clamped_to_bf16_range"});
+    const core::Tensor fmax = core::make_tensor<ElementType::f32>({1}, {3.4028235e38f});
+    const core::Tensor one = core::make_tensor<ElementType::f32>({1}, {1.0f});
+    const core::PreparedCall call = core::prepare_call(mul, {}, fmax, one);
+    EXPECT_EQ(f32_bits(behaviours::model_output(clamp, call, fmax, one, "const-a"))[0], 0x7f7f0000u);
+    EXPECT_EQ(f32_bits(behaviours::model_output(clamp, call, fmax, one, "const-b"))[0], 0x7f7fffffu);
+    // Folded, the result is a constant too: 1e-45 * -1 = -1e-45 loses its subnormal and sign.
+    const auto folded = model({"constant_subnormals_and_negative_zero_lost", "folded_result_is_constant"});
+    const core::Tensor one_m = core::make_tensor<ElementType::f32>({1}, {-1.0f});
+    const core::Tensor tiny = core::make_tensor<ElementType::f32>({1}, {1e-45f});
+    const core::PreparedCall c2 = core::prepare_call(mul, {}, one_m, one_m);
+    EXPECT_EQ(f32_bits(behaviours::model_output(folded, c2, one_m, one_m, "const-ab"))[0], 0x3f800000u);
+    const core::PreparedCall c3 = core::prepare_call(mul, {}, tiny, one_m);
+    EXPECT_EQ(f32_bits(behaviours::model_output(folded, c3, tiny, one_m, "const-ab"))[0], 0x00000000u);
+}
+
 TEST(Behaviours, UnknownNameIsAnInputError) {
     behaviours::Model m;
     try {
