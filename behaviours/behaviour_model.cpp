@@ -145,11 +145,38 @@ T round_result(const Model& m, double r) {
     return Float<T>::nearest(r);
 }
 
+// A constant operand as the graph holds it.
+template <class T>
+T as_constant(const Model& m, T v) {
+    if constexpr (std::is_integral_v<T>) {
+        if (m.wide_constants_saturated_to_i32 && sizeof(T) >= 4) {
+            if constexpr (std::is_signed_v<T>)
+                return std::clamp<T>(v, std::numeric_limits<std::int32_t>::min(),
+                                     std::numeric_limits<std::int32_t>::max());
+            else
+                return std::min<T>(v, std::numeric_limits<std::int32_t>::max());
+        }
+    } else {
+        if (m.constant_subnormals_and_negative_zero_lost &&
+            (is_subnormal(v) || Float<T>::bits(v) == kSign<T>))
+            return Float<T>::from(0);
+        if constexpr (sizeof(T) >= 4) {
+            constexpr double kBf16Max = 0x1.fep127;  // bf16 0x7f7f
+            const double w = Float<T>::wide(v);
+            if (m.constants_clamped_to_bf16_range && std::fabs(w) > kBf16Max)
+                return Float<T>::nearest(std::copysign(kBf16Max, w));
+        }
+    }
+    return v;
+}
+
 // The reciprocal as a flushing unit gives it: a subnormal 1/B becomes ±0.
+// With a constant B and folded values as constants, 1/B is folded into a constant too.
 template <class R>
 R reciprocal(const Model& m, R y) {
     const R r = R(1) / y;
     const bool flush = m.subnormal_results_flushed || m.subnormal_results_flushed_before_rounding;
+    if (m.reciprocal_is_constant) return as_constant(m, r);
     return flush && std::fpclassify(r) == FP_SUBNORMAL ? std::copysign(R(0), r) : r;
 }
 
@@ -165,8 +192,9 @@ T divide_natural(const Model& m, T x, T y) {
         const double wx = Float<T>::wide(x), wy = Float<T>::wide(y);
         if (m.division_by_f32_reciprocal)
             return round_result<T>(m, static_cast<float>(wx) * reciprocal(m, static_cast<float>(wy)));
+        // 1/B rounded in T as the results are (toward zero under results_rounded_toward_zero).
         if (m.division_by_reciprocal)
-            return round_result<T>(m, wx * Float<T>::wide(Float<T>::nearest(1.0 / wy)));
+            return round_result<T>(m, wx * Float<T>::wide(round_result<T>(m, 1.0 / wy)));
         return round_result<T>(m, wx / wy);
     }
 }
@@ -347,12 +375,12 @@ std::optional<T> integer_step(const Model& m, T x, T y, bool multiply,
     return reference::divide(x, y, rounding).value;
 }
 
-// The exact product or quotient clamped into [INT32_MIN, INT32_MAX], then into T.
+// The product (wrapped in T) or the exact quotient clamped into [INT32_MIN, INT32_MAX].
 template <class T>
 std::optional<T> saturated_to_i32(T x, T y, bool multiply, core::IntegerRounding rounding) {
     long double exact;
     if (multiply) {
-        exact = static_cast<long double>(x) * static_cast<long double>(y);
+        exact = static_cast<long double>(reference::multiply(x, y));  // wrapped in T first
     } else {
         if (y == 0) return std::nullopt;
         const reference::Quotient<T> q = reference::divide(x, y, rounding);
@@ -369,13 +397,13 @@ std::optional<T> saturated_to_i32(T x, T y, bool multiply, core::IntegerRounding
 template <class T>
 std::optional<T> model_integer(const Model& m, T x, T y, bool multiply,
                                core::IntegerRounding rounding) {
-    if constexpr (sizeof(T) >= 4) {
-        if (m.results_saturated_to_i32) return saturated_to_i32(x, y, multiply, rounding);
-    }
     if (m.floor_for_trunc && rounding == core::IntegerRounding::truncate)
         rounding = core::IntegerRounding::floor;
     else if (m.trunc_for_floor && rounding == core::IntegerRounding::floor)
         rounding = core::IntegerRounding::truncate;
+    if constexpr (sizeof(T) >= 4) {
+        if (m.results_saturated_to_i32) return saturated_to_i32(x, y, multiply, rounding);
+    }
     if constexpr (sizeof(T) >= 4 && !std::is_same_v<T, std::int32_t>) {
         if (m.computed_in_i32) {
             // Converted as a narrowing Convert does: the low 32 bits; the result sign-extended.
@@ -391,31 +419,6 @@ std::optional<T> model_integer(const Model& m, T x, T y, bool multiply,
 
 // ---------------------------------------------------------------------------------------------
 
-// A constant operand as the graph holds it.
-template <class T>
-T as_constant(const Model& m, T v) {
-    if constexpr (std::is_integral_v<T>) {
-        if (m.wide_constants_saturated_to_i32 && sizeof(T) >= 4) {
-            if constexpr (std::is_signed_v<T>)
-                return std::clamp<T>(v, std::numeric_limits<std::int32_t>::min(),
-                                     std::numeric_limits<std::int32_t>::max());
-            else
-                return std::min<T>(v, std::numeric_limits<std::int32_t>::max());
-        }
-    } else {
-        if (m.constant_subnormals_and_negative_zero_lost &&
-            (is_subnormal(v) || Float<T>::bits(v) == kSign<T>))
-            return Float<T>::from(0);
-        if constexpr (sizeof(T) >= 4) {
-            constexpr double kBf16Max = 0x1.fep127;  // bf16 0x7f7f
-            const double w = Float<T>::wide(v);
-            if (m.constants_clamped_to_bf16_range && std::fabs(w) > kBf16Max)
-                return Float<T>::nearest(std::copysign(kBf16Max, w));
-        }
-    }
-    return v;
-}
-
 struct Constants {
     bool a = false, b = false;
 };
@@ -425,11 +428,13 @@ std::optional<T> model_element(const Model& m, T x, T y, bool multiply,
                                core::IntegerRounding rounding, Constants constants) {
     if (constants.a) x = as_constant(m, x);
     if (constants.b) y = as_constant(m, y);
+    Model folded = m;
+    folded.reciprocal_is_constant = m.folded_result_is_constant && constants.b;
     std::optional<T> r;
     if constexpr (std::is_integral_v<T>)
         r = model_integer(m, x, y, multiply, rounding);
     else
-        r = model_float(m, x, y, multiply);
+        r = model_float(folded, x, y, multiply);
     if (r && m.folded_result_is_constant && constants.a && constants.b) r = as_constant(m, *r);
     return r;
 }

@@ -33,6 +33,8 @@ struct Model {
     bool folded_result_is_constant = false;
     // The exact integer result clamped into i32's range (OpenVINO folding i64/u64/u32 nodes).
     bool results_saturated_to_i32 = false;
+    // Set by the model itself (no name): B is a constant and folded values are constants.
+    bool reciprocal_is_constant = false;
     // computation
     bool computed_in_f32 = false;         // f64: operands rounded to f32, computed in f32
     bool computed_in_f16 = false;         // f32: operands and result rounded to f16 precision
