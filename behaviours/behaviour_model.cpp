@@ -45,6 +45,7 @@ constexpr NamedFlag kFlags[] = {
     {"products_through_i16_saturated", &Model::products_through_i16_saturated},
     {"infinities_clamped", &Model::infinities_clamped},
     {"nan_results_negative_infinity", &Model::nan_results_negative_infinity},
+    {"negative_zero_results_lost", &Model::negative_zero_results_lost},
     {"subnormal_results_flushed", &Model::subnormal_results_flushed},
     {"subnormal_results_flushed_before_rounding", &Model::subnormal_results_flushed_before_rounding},
 };
@@ -291,6 +292,7 @@ T model_float(const Model& m, T x, T y, bool multiply) {
         r = signed_zero(r);
     if (m.nan_results_negative_infinity && std::isnan(Float<T>::wide(r)))
         r = Float<T>::from(static_cast<Bits<T>>(kSign<T> | kInf<T>));
+    if (m.negative_zero_results_lost && Float<T>::bits(r) == kSign<T>) r = Float<T>::from(0);
     return r;
 }
 
@@ -473,7 +475,7 @@ bool affects(const Model& m, core::ElementType type, bool multiply) {
     const bool narrow_float = type == core::ElementType::f16 || type == core::ElementType::bf16;
     if (floating) {
         return m.subnormal_inputs_zero || m.subnormal_results_flushed ||
-               m.nan_results_negative_infinity ||
+               m.nan_results_negative_infinity || m.negative_zero_results_lost ||
                m.subnormal_results_flushed_before_rounding || m.infinities_clamped ||
                (m.computed_in_f32 && type == core::ElementType::f64) ||
                ((m.computed_in_f16 || m.computed_in_bf16) && type == core::ElementType::f32) ||

@@ -56,6 +56,7 @@ struct Model {
     bool products_through_i16_saturated = false;
     bool infinities_clamped = false;           // ±inf results become ±max finite
     bool nan_results_negative_infinity = false;  // a NaN result comes out as -inf
+    bool negative_zero_results_lost = false;     // a -0 result comes out as +0
     bool subnormal_results_flushed = false;    // x86 FTZ: tiny after rounding -> ±0
     // Tiny before rounding -> ±0: Arm's FZ, and a conversion that reads f32 subnormals as zero
     // (vcvtne2ps2bf16): a result that would round up to the smallest normal is flushed too.

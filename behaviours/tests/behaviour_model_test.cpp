@@ -220,6 +220,13 @@ TEST(Behaviours, NanResultsAsNegativeInfinity) {
     EXPECT_EQ(out, (std::vector<std::uint32_t>{0xff800000, 0x3f000000}));
 }
 
+TEST(Behaviours, NegativeZeroResultsLost) {
+    // openvino-21: -0 * 22.875 gives +0; -1 * 2 stays -2.
+    const auto m = model({"negative_zero_results_lost"});
+    EXPECT_EQ(f32_bits(run<ElementType::f32>(m, "onnx.Mul-14", {-0.0f, -1.0f}, {22.875f, 2.0f})),
+              (std::vector<std::uint32_t>{0x00000000, 0xc0000000}));
+}
+
 TEST(Behaviours, FloorAndTruncationSwapped) {
     const auto trunc = run<ElementType::i32>(model({"floor_for_trunc"}), "onnx.Div-14", {-7}, {2});
     EXPECT_EQ(trunc.values<std::int32_t>()[0], -4);
