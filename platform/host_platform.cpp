@@ -9,6 +9,8 @@
 
 #include "cpu_features_macros.h"
 #if defined(CPU_FEATURES_ARCH_X86)
+#include <cpuid.h>
+
 #include "cpuinfo_x86.h"
 #elif defined(CPU_FEATURES_ARCH_AARCH64)
 #include "cpuinfo_aarch64.h"
@@ -22,7 +24,7 @@ namespace {
 constexpr std::array<std::string_view, 11> kArm64Features = {
     "asimd", "asimdhp", "asimddp", "fphp", "bf16", "i8mm", "sve", "sve2", "svebf16", "svei8mm",
     "sme"};
-// Two x86 features that the Debian 12 cpu_features (0.7.0) predates, read with GCC's builtin.
+// Two x86 features that the Debian 12 cpu_features (0.7.0) predates, read from CPUID.
 constexpr std::array<std::string_view, 2> kX86Extra = {"avx512_fp16", "avx_vnni"};
 
 std::string os_name() {
@@ -42,9 +44,13 @@ Platform read_cpu() {
     for (int f = 0; f < X86_LAST_; ++f)
         if (GetX86FeaturesEnumValue(&info.features, static_cast<X86FeaturesEnum>(f)))
             p.features.emplace_back(GetX86FeaturesEnumName(static_cast<X86FeaturesEnum>(f)));
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512fp16")) p.features.emplace_back("avx512_fp16");
-    if (__builtin_cpu_supports("avxvnni")) p.features.emplace_back("avx_vnni");
+    // CPUID leaf 7: subleaf 0 EDX bit 23 is AVX512-FP16, subleaf 1 EAX bit 4 is AVX-VNNI. Their
+    // register state is that of AVX-512 and AVX, which cpu_features checks against XCR0.
+    unsigned a = 0, b = 0, c = 0, d = 0;
+    if (p.has("avx512f") && __get_cpuid_count(7, 0, &a, &b, &c, &d) && (d >> 23 & 1))
+        p.features.emplace_back("avx512_fp16");
+    if (p.has("avx") && __get_cpuid_count(7, 1, &a, &b, &c, &d) && (a >> 4 & 1))
+        p.features.emplace_back("avx_vnni");
     return p;
 }
 #elif defined(CPU_FEATURES_ARCH_AARCH64)
