@@ -33,6 +33,7 @@
 
 #include "backends/include/eltwise_backend.h"
 #include "backends/plugins/abi_adapter.hpp"
+#include "core/broadcast.hpp"
 #include "optimized/run.hpp"
 
 namespace {
@@ -112,33 +113,13 @@ std::uint64_t lose_negative_zero(std::uint64_t bits, const FloatLayout& l) {
     return bits == l.sign ? 0 : bits;
 }
 
-// ---- recomputing elements ----
-
-// Calls f(flat, a_offset, b_offset) for every output element in row-major order.
-template <class F>
-void for_each_element(const core::BroadcastPlan& plan, F f) {
-    const std::size_t rank = plan.output.size();
-    std::vector<std::int64_t> index(rank, 0);
-    std::int64_t a = 0, b = 0;
-    const std::int64_t count = core::element_count(plan.output);
-    for (std::int64_t i = 0; i < count; ++i) {
-        f(i, a, b);
-        for (std::size_t d = rank; d-- > 0;) {  // odometer: carry from the last dim leftwards
-            a += plan.a_strides[d];
-            b += plan.b_strides[d];
-            if (++index[d] < plan.output[d]) break;
-            a -= index[d] * plan.a_strides[d];
-            b -= index[d] * plan.b_strides[d];
-            index[d] = 0;
-        }
-    }
-}
+// ---- recomputing elements (core::for_each_offset walks the output) ----
 
 void saturate_u8_products(const core::PreparedCall& call) {
     const auto x = g_call.a.values<std::uint8_t>();
     const auto y = g_call.b.values<std::uint8_t>();
     auto z = g_result.value.values<std::uint8_t>();
-    for_each_element(call.plan, [&](std::int64_t i, std::int64_t ia, std::int64_t ib) {
+    core::for_each_offset(call.plan, [&](std::int64_t i, std::int64_t ia, std::int64_t ib) {
         const unsigned product = unsigned{x[ia]} * unsigned{y[ib]};  // <= 65025: no overflow
         z[i] = static_cast<std::uint8_t>(product > 255 ? 255 : product);
     });
@@ -160,7 +141,7 @@ void truncate_f16_results(const core::PreparedCall& call) {
     const auto y = g_call.b.values<core::Half>();
     auto z = g_result.value.values<core::Half>();
     const bool multiply = call.op->arithmetic == core::Arithmetic::multiply;
-    for_each_element(call.plan, [&](std::int64_t i, std::int64_t ia, std::int64_t ib) {
+    core::for_each_offset(call.plan, [&](std::int64_t i, std::int64_t ia, std::int64_t ib) {
         const double p = core::to_float(x[ia]), q = core::to_float(y[ib]);
         z[i] = half_toward_zero(multiply ? p * q : p / q);
     });
@@ -173,7 +154,7 @@ void ties_away_tiny_products(const core::PreparedCall& call) {
     const auto x = g_call.a.values<core::Half>();
     const auto y = g_call.b.values<core::Half>();
     auto z = g_result.value.values<core::Half>();
-    for_each_element(call.plan, [&](std::int64_t i, std::int64_t ia, std::int64_t ib) {
+    core::for_each_offset(call.plan, [&](std::int64_t i, std::int64_t ia, std::int64_t ib) {
         if ((z[i].bits & 0x7fff) > 32) return;
         const double p = double{core::to_float(x[ia])} * double{core::to_float(y[ib])};
         const double steps = std::fabs(p) * 0x1p24;
@@ -187,7 +168,7 @@ void ties_away_tiny_products(const core::PreparedCall& call) {
 void trap_on_i16_overflow(const core::PreparedCall& call) {
     const auto x = g_call.a.values<std::int16_t>();
     const auto y = g_call.b.values<std::int16_t>();
-    for_each_element(call.plan, [&](std::int64_t, std::int64_t ia, std::int64_t ib) {
+    core::for_each_offset(call.plan, [&](std::int64_t, std::int64_t ia, std::int64_t ib) {
         if (x[ia] == INT16_MIN && y[ib] == -1) std::raise(SIGFPE);
     });
 }
@@ -199,7 +180,7 @@ __attribute__((noinline)) void compute_with_sse(const core::PreparedCall& call, 
     const auto x = g_call.a.values<T>();
     const auto y = g_call.b.values<T>();
     auto z = g_result.value.values<T>();
-    for_each_element(call.plan, [&](std::int64_t i, std::int64_t ia, std::int64_t ib) {
+    core::for_each_offset(call.plan, [&](std::int64_t i, std::int64_t ia, std::int64_t ib) {
         z[i] = multiply ? x[ia] * y[ib] : x[ia] / y[ib];
     });
 }
