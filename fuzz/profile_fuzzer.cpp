@@ -19,7 +19,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         e.condition.holds(platform::host());
         e.condition.holds(avx2);
         for (const core::OpVersion& op : core::op_versions())
-            profiles::in_scope(e, op, core::ElementType::bf16, core::BroadcastRule::pdpd, "runtime");
+            profiles::in_scope(e, op, core::ElementType::bf16, core::BroadcastRule::pdpd,
+                               "runtime");
     }
     return 0;
 }

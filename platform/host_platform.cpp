@@ -22,8 +22,8 @@ namespace {
 // The arm64 features that libraries select kernels by (Linux hwcap names, as cpu_features and
 // /proc/cpuinfo spell them): listed here so that an x86 build still knows them as names.
 constexpr std::array<std::string_view, 11> kArm64Features = {
-    "asimd", "asimdhp", "asimddp", "fphp", "bf16", "i8mm", "sve", "sve2", "svebf16", "svei8mm",
-    "sme"};
+    "asimd", "asimdhp", "asimddp", "fphp",    "bf16", "i8mm",
+    "sve",   "sve2",    "svebf16", "svei8mm", "sme"};
 // Two x86 features that the Debian 12 cpu_features (0.7.0) predates, read from CPUID.
 constexpr std::array<std::string_view, 2> kX86Extra = {"avx512_fp16", "avx_vnni"};
 
@@ -93,7 +93,8 @@ std::vector<std::string> all_known() {
 
 Platform capped(const Platform& p, std::string_view isa) {
     if (isa != "avx2")
-        throw core::Error(core::ErrorKind::input, "unknown ISA cap '" + std::string(isa) + "' (avx2)");
+        throw core::Error(core::ErrorKind::input,
+                          "unknown ISA cap '" + std::string(isa) + "' (avx2)");
     if (!p.has("avx2"))
         throw core::Error(core::ErrorKind::input,
                           "ISA cap avx2 is above this CPU's ISA (" + p.model + " has no AVX2)");

@@ -16,8 +16,7 @@ Kind kind_of(Status s) {
     // REFUSED_UNDEFINED: every defined element was compared and matched.
     // DEVIATES_AS_DECLARED: what the backend's profile declares; CI must not fail on it (its
     // testcase carries the declared behaviours as properties).
-    if (s == Status::passed || s == Status::refused_undefined ||
-        s == Status::deviates_as_declared)
+    if (s == Status::passed || s == Status::refused_undefined || s == Status::deviates_as_declared)
         return Kind::passing;
     if (s == Status::unsupported || s == Status::skipped) return Kind::skipped;
     return Kind::deviation;
@@ -227,7 +226,6 @@ struct SuiteWriter {
         }
     }
 };
-
 
 std::string properties(const BackendReport& b, std::int64_t folded_cases) {
     std::string xml = "<properties>\n" + property("backend", b.name) +

@@ -43,8 +43,7 @@ std::string plain_label(const nlohmann::json& run, const std::string& file) {
 // Files with the same key are one backend: the same label, hello and backend command.
 std::string backend_key(const nlohmann::json& run, const std::string& file) {
     return plain_label(run, file) + "\n" + run.value("backend", nlohmann::json()).dump() + "\n" +
-           run.value("backend_command", "") + "\n" +
-           run.value("platform", nlohmann::json()).dump();
+           run.value("backend_command", "") + "\n" + run.value("platform", nlohmann::json()).dump();
 }
 
 // "python3 planted_bug_backend.py --bug ftz": the command with paths cut to file names.

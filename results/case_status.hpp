@@ -51,14 +51,18 @@ bool is_severe(Status s);
 
 // The statuses from worst to best: a crash or a hang hides everything else in a summary, then
 // wrong answers, then what was not run, then PASSED. Reports colour a group by its worst case.
-inline constexpr std::array<Status, 12> kStatusesWorstFirst = {
-    Status::crashed,        Status::hung,
-    Status::protocol_error, Status::error,
-    Status::failed,         Status::accepted_invalid,
-    Status::rejected_valid, Status::deviates_as_declared,
-    Status::unsupported,
-    Status::skipped,        Status::refused_undefined,
-    Status::passed};
+inline constexpr std::array<Status, 12> kStatusesWorstFirst = {Status::crashed,
+                                                               Status::hung,
+                                                               Status::protocol_error,
+                                                               Status::error,
+                                                               Status::failed,
+                                                               Status::accepted_invalid,
+                                                               Status::rejected_valid,
+                                                               Status::deviates_as_declared,
+                                                               Status::unsupported,
+                                                               Status::skipped,
+                                                               Status::refused_undefined,
+                                                               Status::passed};
 
 // The status's position in kStatusesWorstFirst: smaller is worse.
 int severity(Status s);

@@ -114,8 +114,7 @@ void compare_into(CaseResult& r, const core::OpVersion& op, const case_sources::
             }
         }
         if (!with_declared.declared.empty() && !c.passed() && !c.categories.count("shape"))
-            c = comparison::compare_output(call, data.a, data.b, r.expected, actual,
-                                           with_declared);
+            c = comparison::compare_output(call, data.a, data.b, r.expected, actual, with_declared);
     }
     r.allowances = std::move(c.allowances);
     r.declared = std::move(c.declared);
@@ -288,10 +287,9 @@ CaseResult evaluate_case(backends::Backend& backend, const core::OpVersion& op,
             r.message += " | the call has " + std::to_string(r.expected.undefined.size()) +
                          " undefined elements (integer division by zero); counted as a " +
                          "deviation (--undefined-refusal deviation)";
-        const bool shape_only = r.status == results::Status::failed &&
-                                r.categories.size() == 1 && r.categories.count("shape");
-        if (results::is_deviation(r.status) &&
-            (r.status != results::Status::failed || shape_only))
+        const bool shape_only = r.status == results::Status::failed && r.categories.size() == 1 &&
+                                r.categories.count("shape");
+        if (results::is_deviation(r.status) && (r.status != results::Status::failed || shape_only))
             apply_status_entries(r, op, data, settings);
     } catch (const std::exception& e) {
         r = CaseResult{};

@@ -9,10 +9,10 @@
 #include <memory>
 
 #include "backends/process_backend.hpp"
-#include "platform/host_platform.hpp"
 #include "case_sources/exhaustive16_cases.hpp"
 #include "case_sources/random_cases.hpp"
 #include "core/graph_form.hpp"
+#include "platform/host_platform.hpp"
 #include "reports/report_data.hpp"
 #include "runner/backend_choice.hpp"
 #include "runner/report_files.hpp"
@@ -260,7 +260,8 @@ CaseRunner make_case_runner(const RunOptions& o, std::size_t planned) {
                  .summary = RunSummary(static_cast<std::int64_t>(planned))};
     if (o.expected) r.expectations = results::read_expectations(*o.expected);
     if (o.profile) r.profile = profiles::read_profile(*o.profile);
-    r.platform = o.isa_cap.empty() ? platform::host() : platform::capped(platform::host(), o.isa_cap);
+    r.platform =
+        o.isa_cap.empty() ? platform::host() : platform::capped(platform::host(), o.isa_cap);
     if (!o.isa_cap.empty()) apply_isa_cap(o);
     return r;
 }
@@ -295,8 +296,8 @@ int start_run(const RunOptions& o) {
         if (o.list_cases) throw;
         std::filesystem::create_directories(o.out);
         results::ResultsFile(o.out + "/results.jsonl")
-            .append(run_line(o, runner.platform, nullptr,
-                             std::string("PROTOCOL_ERROR: ") + e.what()));
+            .append(
+                run_line(o, runner.platform, nullptr, std::string("PROTOCOL_ERROR: ") + e.what()));
         std::cerr << "eltwise-validate: PROTOCOL_ERROR for the whole run: " << e.what() << "\n";
         write_run_reports(o.out);
         return 1;

@@ -4,8 +4,8 @@
 
 #include <cstdint>
 #include <map>
-#include <set>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -33,9 +33,9 @@ struct CaseRunner {
     std::vector<results::Deviation> deviations{};
     std::vector<std::string> new_findings{}, now_passing{};
     std::vector<std::string> notes{};  // findings about the cases themselves (ONNX test data)
-    platform::Platform platform{};               // the host's, or as --isa-cap leaves it
-    std::optional<profiles::Profile> profile{};  // --profile
-    std::set<std::string> exercised{};           // its entries that predicted a deviation
+    platform::Platform platform{};     // the host's, or as --isa-cap leaves it
+    std::optional<profiles::Profile> profile{};            // --profile
+    std::set<std::string> exercised{};                     // its entries that predicted a deviation
     std::map<std::string, std::int64_t> declared_cases{};  // its entries' cases explained
     std::int64_t next_call = 1;
 

@@ -1,5 +1,5 @@
-#include "platform/host_platform.hpp"
 #include "runner/run_plan.hpp"
+#include "platform/host_platform.hpp"
 
 #include <algorithm>
 #include <ctime>
@@ -140,8 +140,7 @@ std::string replay_line(const RunOptions& o, const std::string& id) {
 }
 
 nlohmann::json run_line(const RunOptions& o, const platform::Platform& p,
-                        const backends::Hello* hello,
-                        const std::string& error) {
+                        const backends::Hello* hello, const std::string& error) {
     nlohmann::json run = {
         {"validator", "eltwise-validate " ELTWISE_VERSION},
         {"command_line", o.command_line},
@@ -160,8 +159,11 @@ nlohmann::json run_line(const RunOptions& o, const platform::Platform& p,
     run["directory"] = std::filesystem::current_path().string();
     if (!o.shard.empty()) run["shard"] = parse_shard(o.shard).text();
     if (hello) run["backend"] = nlohmann::json::parse(backends::to_line(*hello));
-    run["platform"] = {{"os", p.os},         {"arch", p.arch},         {"cpu_vendor", p.vendor},
-                       {"cpu_model", p.model}, {"cpu_features", p.features}};
+    run["platform"] = {{"os", p.os},
+                       {"arch", p.arch},
+                       {"cpu_vendor", p.vendor},
+                       {"cpu_model", p.model},
+                       {"cpu_features", p.features}};
     if (!p.isa_cap.empty()) run["platform"]["isa_cap"] = p.isa_cap;
     if (!error.empty()) run["error"] = error;
     return {{"run", run}};

@@ -83,8 +83,9 @@ void add_run_options(CLI::App& run, runner::RunOptions& o) {
     run.add_option("--isa-cap", o.isa_cap,
                    "Cap the adapter's library to an ISA through its own knob (avx2; OpenVINO: "
                    "ONEDNN_MAX_CPU_ISA); the platform facts then lack the features above it");
-    run.add_option("--profile", o.profile,
-                   "The backend's profile: declared behaviours (TOML, backends/PROTOCOL.md section 14)");
+    run.add_option(
+        "--profile", o.profile,
+        "The backend's profile: declared behaviours (TOML, backends/PROTOCOL.md section 14)");
     run.add_option("--write-expected", o.write_expected,
                    "Write this run's deviations as an expectations file");
     run.add_option("--resume", o.resume,
