@@ -4,10 +4,11 @@
 
 #include <algorithm>
 #include <array>
+#include <filesystem>
 #include <fstream>
 #include <limits>
-#include <type_traits>
 #include <sstream>
+#include <type_traits>
 
 #include <toml++/toml.h>
 
@@ -32,14 +33,13 @@ constexpr std::array<std::pair<std::string_view, InputsWhen>, 6> kWhen{{
     {"zero_divisor", InputsWhen::zero_divisor},
 }};
 constexpr std::array<std::string_view, 13> kKeys = {
-    "name",        "finding", "behaviours", "status",  "when",      "ops",  "dtypes",
-    "broadcast",   "graph_forms", "cpu_has", "cpu_lacks", "arch", "note"};
+    "name",      "finding",     "behaviours", "status",    "when", "ops", "dtypes",
+    "broadcast", "graph_forms", "cpu_has",    "cpu_lacks", "arch", "note"};
 
 // Every error names the file and the line of the entry (or key) it is about.
 [[noreturn]] void fail(const std::string& source, const toml::node& at, const std::string& what) {
-    throw core::Error(core::ErrorKind::input, source + ":" +
-                                                  std::to_string(at.source().begin.line) +
-                                                  ": " + what);
+    throw core::Error(core::ErrorKind::input,
+                      source + ":" + std::to_string(at.source().begin.line) + ": " + what);
 }
 
 std::string text_of(const std::string& source, const toml::node& n, std::string_view key) {
@@ -73,14 +73,24 @@ auto lookup(const Table& table, std::string_view text) {
     return std::optional<decltype(table[0].second)>();
 }
 
-void read_scope(Entry& e, const std::string& source, const toml::table& t) {
-    if (const toml::node* n = t.get("ops")) {
-        e.scope.ops = strings_of(source, *n, "ops");
-        for (const std::string& p : e.scope.ops)
-            if (!names_an_op(p)) fail(source, *n, "'" + p + "' names no op version");
-    } else {
-        fail(source, t, "entry '" + e.name + "' has no 'ops': a scope names its op versions");
-    }
+std::vector<std::string> ops_of(const std::string& source, const toml::node& n) {
+    std::vector<std::string> ops = strings_of(source, n, "ops");
+    for (const std::string& p : ops)
+        if (!names_an_op(p)) fail(source, n, "'" + p + "' names no op version");
+    return ops;
+}
+
+// `profile_ops`: the profile's top-level `ops`, the scope of entries that name none.
+void read_scope(Entry& e, const std::string& source, const toml::table& t,
+                const std::vector<std::string>& profile_ops) {
+    if (const toml::node* n = t.get("ops"))
+        e.scope.ops = ops_of(source, *n);
+    else if (!profile_ops.empty())
+        e.scope.ops = profile_ops;
+    else
+        fail(source, t,
+             "entry '" + e.name +
+                 "' has no 'ops' (and the profile none at the top): a scope names its op versions");
     if (const toml::node* n = t.get("dtypes"))
         for (const std::string& d : strings_of(source, *n, "dtypes")) {
             const auto type = core::element_type_named(d);
@@ -90,7 +100,9 @@ void read_scope(Entry& e, const std::string& source, const toml::table& t) {
     if (const toml::node* n = t.get("broadcast"))
         for (const std::string& r : strings_of(source, *n, "broadcast")) {
             const auto rule = lookup(kRules, r);
-            if (!rule) fail(source, *n, "unknown broadcast rule '" + r + "' (none, numpy, pdpd, onnx_legacy)");
+            if (!rule)
+                fail(source, *n,
+                     "unknown broadcast rule '" + r + "' (none, numpy, pdpd, onnx_legacy)");
             e.scope.broadcast.push_back(*rule);
         }
     if (const toml::node* n = t.get("graph_forms"))
@@ -104,7 +116,8 @@ void read_condition(Entry& e, const std::string& source, const toml::table& t) {
     for (const char* key : {"cpu_has", "cpu_lacks"}) {
         const toml::node* n = t.get(key);
         if (!n) continue;
-        auto& list = std::string_view(key) == "cpu_has" ? e.condition.cpu_has : e.condition.cpu_lacks;
+        auto& list =
+            std::string_view(key) == "cpu_has" ? e.condition.cpu_has : e.condition.cpu_lacks;
         list = strings_of(source, *n, key);
         for (const std::string& f : list)
             if (!platform::is_known_feature(f)) fail(source, *n, "unknown CPU feature '" + f + "'");
@@ -123,7 +136,8 @@ void read_outcome(Entry& e, const std::string& source, const toml::table& t) {
         fail(source, t, "entry '" + e.name + "' needs either 'behaviours' or 'status'");
     if (b) {
         e.behaviours = strings_of(source, *b, "behaviours");
-        for (const std::string& name : e.behaviours) try {
+        for (const std::string& name : e.behaviours)
+            try {
                 behaviours::add_behaviour(e.model, name);
             } catch (const core::Error& err) {
                 fail(source, *b, err.what());
@@ -143,12 +157,16 @@ void read_outcome(Entry& e, const std::string& source, const toml::table& t) {
     if (const toml::node* w = t.get("when")) {
         if (!s) fail(source, *w, "'when' belongs to a status entry");
         const auto when = lookup(kWhen, text_of(source, *w, "when"));
-        if (!when) fail(source, *w, "unknown 'when' (any, int_min_by_minus_one, zero_divisor, empty_output, traps_in_i32, shape_only)");
+        if (!when)
+            fail(source, *w,
+                 "unknown 'when' (any, int_min_by_minus_one, zero_divisor, empty_output, "
+                 "traps_in_i32, shape_only)");
         e.when = *when;
     }
 }
 
-Entry read_entry(const std::string& source, const toml::table& t) {
+Entry read_entry(const std::string& source, const toml::table& t,
+                 const std::vector<std::string>& profile_ops) {
     for (const auto& [key, value] : t)
         if (std::find(kKeys.begin(), kKeys.end(), key.str()) == kKeys.end())
             fail(source, value, "unknown key '" + std::string(key.str()) + "'");
@@ -161,7 +179,7 @@ Entry read_entry(const std::string& source, const toml::table& t) {
     if (!finding) fail(source, t, "entry '" + e.name + "' has no 'finding' it rests on");
     e.finding = text_of(source, *finding, "finding");
     read_outcome(e, source, t);
-    read_scope(e, source, t);
+    read_scope(e, source, t, profile_ops);
     read_condition(e, source, t);
     return e;
 }
@@ -174,6 +192,13 @@ bool same_declaration(const Entry& x, const Entry& y) {
            x.condition.cpu_lacks == y.condition.cpu_lacks && x.condition.arch == y.condition.arch;
 }
 
+// The entry of `entries` that e repeats (same name, or the same declaration), or null.
+const Entry* repeated(const std::vector<Entry>& entries, const Entry& e) {
+    for (const Entry& other : entries)
+        if (other.name == e.name || same_declaration(other, e)) return &other;
+    return nullptr;
+}
+
 template <class T>
 bool any_or_contains(const std::vector<T>& list, const T& v) {
     return list.empty() || std::find(list.begin(), list.end(), v) != list.end();
@@ -184,7 +209,8 @@ bool any_or_contains(const std::vector<T>& list, const T& v) {
 bool Condition::holds(const platform::Platform& p) const {
     if (!arch.empty() && arch != p.arch) return false;
     return std::all_of(cpu_has.begin(), cpu_has.end(), [&](const auto& f) { return p.has(f); }) &&
-           std::none_of(cpu_lacks.begin(), cpu_lacks.end(), [&](const auto& f) { return p.has(f); });
+           std::none_of(cpu_lacks.begin(), cpu_lacks.end(),
+                        [&](const auto& f) { return p.has(f); });
 }
 
 Profile parse_profile(std::string_view text, const std::string& source) {
@@ -192,35 +218,70 @@ Profile parse_profile(std::string_view text, const std::string& source) {
     try {
         root = toml::parse(text, source);
     } catch (const toml::parse_error& e) {
-        throw core::Error(core::ErrorKind::input,
-                          source + ":" + std::to_string(e.source().begin.line) + ": " +
-                              std::string(e.description()));
+        throw core::Error(core::ErrorKind::input, source + ":" +
+                                                      std::to_string(e.source().begin.line) + ": " +
+                                                      std::string(e.description()));
     }
-    Profile p{source, {}};
+    Profile p{source, {}, {}};
+    std::vector<std::string> profile_ops;
+    if (const toml::node* n = root.get("ops")) profile_ops = ops_of(source, *n);
+    if (const toml::node* n = root.get("include")) p.includes = strings_of(source, *n, "include");
     for (const auto& [key, value] : root) {
-        if (key.str() != "declare") fail(source, value, "unknown key '" + std::string(key.str()) + "' (only [[declare]] entries)");
+        if (key.str() == "ops" || key.str() == "include") continue;
+        if (key.str() != "declare")
+            fail(source, value,
+                 "unknown key '" + std::string(key.str()) +
+                     "' (only 'ops', 'include' and [[declare]] entries)");
         const toml::array* entries = value.as_array();
         if (!entries) fail(source, value, "'declare' must be written [[declare]]");
         for (const toml::node& n : *entries) {
             const toml::table* t = n.as_table();
             if (!t) fail(source, n, "'declare' must be written [[declare]]");
-            Entry e = read_entry(source, *t);
-            for (const Entry& other : p.entries)
-                if (other.name == e.name || same_declaration(other, e))
-                    fail(source, *t, "entry '" + e.name + "' repeats entry '" + other.name +
-                                         "' (line " + std::to_string(other.line) + ")");
+            Entry e = read_entry(source, *t, profile_ops);
+            if (const Entry* other = repeated(p.entries, e))
+                fail(source, *t,
+                     "entry '" + e.name + "' repeats entry '" + other->name + "' (line " +
+                         std::to_string(other->line) + ")");
             p.entries.push_back(std::move(e));
         }
     }
     return p;
 }
 
-Profile read_profile(const std::string& path) {
+namespace {
+
+// `chain`: the profiles being read, outermost first, so that a circle of includes is an error.
+Profile read_profile_in(const std::filesystem::path& path,
+                        std::vector<std::filesystem::path>& chain) {
+    const std::filesystem::path key = std::filesystem::weakly_canonical(path);
+    if (std::find(chain.begin(), chain.end(), key) != chain.end())
+        throw core::Error(core::ErrorKind::input, "profile " + path.string() + " includes itself");
     std::ifstream in(path, std::ios::binary);
-    if (!in) throw core::Error(core::ErrorKind::input, "cannot read profile " + path);
+    if (!in) throw core::Error(core::ErrorKind::input, "cannot read profile " + path.string());
     std::ostringstream text;
     text << in.rdbuf();
-    return parse_profile(text.str(), path);
+    Profile p = parse_profile(text.str(), path.string());
+    chain.push_back(key);
+    for (const std::string& include : p.includes) {
+        const Profile shared = read_profile_in(path.parent_path() / include, chain);
+        for (const Entry& e : shared.entries) {
+            if (const Entry* other = repeated(p.entries, e))
+                throw core::Error(core::ErrorKind::input,
+                                  shared.path + ":" + std::to_string(e.line) + ": entry '" +
+                                      e.name + "' repeats entry '" + other->name + "' of " +
+                                      p.path + " (line " + std::to_string(other->line) + ")");
+            p.entries.push_back(e);
+        }
+    }
+    chain.pop_back();
+    return p;
+}
+
+}  // namespace
+
+Profile read_profile(const std::string& path) {
+    std::vector<std::filesystem::path> chain;
+    return read_profile_in(path, chain);
 }
 
 bool in_scope(const Entry& e, const core::OpVersion& op, core::ElementType dtype,
@@ -268,7 +329,8 @@ bool inputs_match(InputsWhen when, const core::PreparedCall& call, const core::T
                     if constexpr (sizeof(T) >= 4) {
                         const auto lx = static_cast<std::uint32_t>(xa);
                         const auto ly = static_cast<std::uint32_t>(yb);
-                        found = found || (yb != 0 && (ly == 0 || (lx == 0x80000000u && ly == 0xffffffffu)));
+                        found = found ||
+                                (yb != 0 && (ly == 0 || (lx == 0x80000000u && ly == 0xffffffffu)));
                     }
                 } else if constexpr (std::is_signed_v<T>) {
                     found = found || (xa == std::numeric_limits<T>::min() && yb == T(-1));

@@ -63,11 +63,16 @@ struct Entry {
 struct Profile {
     std::string path;
     std::vector<Entry> entries;
+    // Top-level `include`: other profiles (paths relative to this one) whose entries this one
+    // shares, e.g. one library's behaviours seen through two front ends. read_profile reads them.
+    std::vector<std::string> includes;
 };
 
 // Throws core::Error(input) naming the file, the line and what is wrong: TOML syntax, an unknown
 // key or behaviour, a scope naming no op version, an unknown type, rule, form or CPU feature, a
 // duplicate name or entry, an entry with neither behaviours nor status, or with both.
+// parse_profile leaves `includes` unread; read_profile appends their entries (an include that
+// cannot be read, that includes itself, or whose entry repeats one already read is an error).
 Profile parse_profile(std::string_view text, const std::string& source);
 Profile read_profile(const std::string& path);
 

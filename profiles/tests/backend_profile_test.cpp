@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "core/error.hpp"
@@ -49,17 +51,88 @@ TEST(Profile, ReadsEntries) {
     EXPECT_EQ(p.entries[1].when, profiles::InputsWhen::int_min_by_minus_one);
 }
 
+TEST(Profile, TopLevelOpsIsTheScopeOfEntriesThatNameNone) {
+    const profiles::Profile p = profiles::parse_profile(
+        "ops = [\"openvino.*\"]\n" + entry("behaviours = [\"subnormal_results_flushed\"]\n") +
+            "[[declare]]\nname = \"d\"\nfinding = \"f.md\"\nstatus = \"CRASHED\"\n"
+            "ops = [\"onnx.Div-*\"]\n",
+        "p.toml");
+    ASSERT_EQ(p.entries.size(), 2u);
+    EXPECT_EQ(p.entries[0].scope.ops, std::vector<std::string>{"openvino.*"});
+    EXPECT_EQ(p.entries[1].scope.ops, std::vector<std::string>{"onnx.Div-*"});
+    EXPECT_NE(error_of("ops = [\"tosa.*\"]\n").find("'tosa.*' names no op version"),
+              std::string::npos);
+    EXPECT_NE(error_of("ops = \"onnx.*\"\n").find("'ops' must be an array"), std::string::npos);
+}
+
+// Writes `files` (name, text) into a fresh directory and returns it.
+std::filesystem::path profile_dir(
+    std::initializer_list<std::pair<const char*, std::string>> files) {
+    const auto dir =
+        std::filesystem::temp_directory_path() /
+        ("profile_test_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+         ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir / "shared");
+    for (const auto& [name, text] : files)
+        std::ofstream(dir / name) << text;
+    return dir;
+}
+
+std::string read_error(const std::filesystem::path& path) {
+    try {
+        profiles::read_profile(path.string());
+    } catch (const core::Error& e) {
+        return e.what();
+    }
+    return "";
+}
+
+TEST(Profile, IncludedEntriesAreSharedWithTheirOwnScope) {
+    const std::string flush = "behaviours = [\"subnormal_results_flushed\"]\n";
+    const auto dir = profile_dir(
+        {{"a.toml", "include = [\"shared/lib.toml\"]\nops = [\"onnx.*\"]\n" + entry(flush)},
+         {"shared/lib.toml",
+          "ops = [\"onnx.Div-*\", \"openvino.Divide-1\"]\n[[declare]]\nname = \"s\"\n"
+          "finding = \"f.md\"\nbehaviours = [\"division_by_reciprocal\"]\n"}});
+    const profiles::Profile p = profiles::read_profile((dir / "a.toml").string());
+    ASSERT_EQ(p.entries.size(), 2u);
+    EXPECT_EQ(p.entries[0].scope.ops, std::vector<std::string>{"onnx.*"});
+    EXPECT_EQ(p.entries[1].name, "s");
+    EXPECT_EQ(p.entries[1].scope.ops,
+              (std::vector<std::string>{"onnx.Div-*", "openvino.Divide-1"}));
+    std::filesystem::remove_all(dir);
+}
+
+TEST(Profile, BadIncludesAreErrors) {
+    const std::string flush = "ops = [\"onnx.*\"]\nbehaviours = [\"subnormal_results_flushed\"]\n";
+    const auto dir = profile_dir({{"missing.toml", "include = [\"none.toml\"]\n"},
+                                  {"self.toml", "include = [\"self.toml\"]\n"},
+                                  {"twice.toml", "include = [\"shared/e.toml\"]\n" + entry(flush)},
+                                  {"shared/e.toml", entry(flush)}});
+    EXPECT_NE(read_error(dir / "missing.toml").find("cannot read profile"), std::string::npos);
+    EXPECT_NE(read_error(dir / "self.toml").find("includes itself"), std::string::npos);
+    EXPECT_NE(read_error(dir / "twice.toml").find("e.toml:1: entry 'e' repeats entry 'e' of"),
+              std::string::npos);
+    std::filesystem::remove_all(dir);
+}
+
 TEST(Profile, ScopeMatchesOpGlobTypeRuleAndForm) {
     const profiles::Profile p = profiles::parse_profile(kGood, "p.toml");
     const auto& mul = *core::find_op_version("openvino.Multiply-1");
     const auto& onnx = *core::find_op_version("onnx.Mul-14");
     using core::BroadcastRule;
-    EXPECT_TRUE(profiles::in_scope(p.entries[0], mul, core::ElementType::bf16, BroadcastRule::numpy, "runtime"));
-    EXPECT_FALSE(profiles::in_scope(p.entries[0], mul, core::ElementType::f32, BroadcastRule::numpy, "runtime"));
-    EXPECT_FALSE(profiles::in_scope(p.entries[0], onnx, core::ElementType::bf16, BroadcastRule::numpy, "runtime"));
+    EXPECT_TRUE(profiles::in_scope(p.entries[0], mul, core::ElementType::bf16, BroadcastRule::numpy,
+                                   "runtime"));
+    EXPECT_FALSE(profiles::in_scope(p.entries[0], mul, core::ElementType::f32, BroadcastRule::numpy,
+                                    "runtime"));
+    EXPECT_FALSE(profiles::in_scope(p.entries[0], onnx, core::ElementType::bf16,
+                                    BroadcastRule::numpy, "runtime"));
     const auto& div = *core::find_op_version("openvino.Divide-1");
-    EXPECT_FALSE(profiles::in_scope(p.entries[1], div, core::ElementType::i32, BroadcastRule::numpy, "runtime"));
-    EXPECT_TRUE(profiles::in_scope(p.entries[1], div, core::ElementType::i32, BroadcastRule::pdpd, "const-b"));
+    EXPECT_FALSE(profiles::in_scope(p.entries[1], div, core::ElementType::i32, BroadcastRule::numpy,
+                                    "runtime"));
+    EXPECT_TRUE(profiles::in_scope(p.entries[1], div, core::ElementType::i32, BroadcastRule::pdpd,
+                                   "const-b"));
 }
 
 TEST(Profile, ConditionOnFeaturesAndArchitecture) {
@@ -83,21 +156,24 @@ TEST(Profile, BadProfilesNameTheProblemAndTheLine) {
     EXPECT_NE(error_of(entry("behaviours = [\"subnormals_gone\"]\nops = [\"onnx.Mul-14\"]\n"))
                   .find("unknown behaviour 'subnormals_gone'"),
               std::string::npos);
-    EXPECT_NE(error_of(entry("behaviours = [\"subnormal_results_flushed\"]\nops = [\"onnx.Mul-99\"]\n"))
-                  .find("'onnx.Mul-99' names no op version"),
-              std::string::npos);
-    EXPECT_NE(error_of(entry("behaviours = [\"subnormal_results_flushed\"]\n"))
-                  .find("has no 'ops'"),
-              std::string::npos);
+    EXPECT_NE(
+        error_of(entry("behaviours = [\"subnormal_results_flushed\"]\nops = [\"onnx.Mul-99\"]\n"))
+            .find("'onnx.Mul-99' names no op version"),
+        std::string::npos);
+    EXPECT_NE(
+        error_of(entry("behaviours = [\"subnormal_results_flushed\"]\n")).find("has no 'ops'"),
+        std::string::npos);
     EXPECT_NE(error_of(entry("behaviours = [\"subnormal_results_flushed\"]\nops = [\"onnx.*\"]\n"
                              "cpu_lacks = [\"avx512bf16\"]\n"))
                   .find("unknown CPU feature 'avx512bf16'"),
               std::string::npos);
-    const std::string one = entry("behaviours = [\"subnormal_results_flushed\"]\nops = [\"onnx.*\"]\n");
+    const std::string one =
+        entry("behaviours = [\"subnormal_results_flushed\"]\nops = [\"onnx.*\"]\n");
     EXPECT_NE(error_of(one + one).find("repeats entry 'e' (line 1)"), std::string::npos);
     std::string renamed = one;
     renamed.replace(renamed.find("\"e\""), 3, "\"e2\"");
-    EXPECT_NE(error_of(one + renamed).find("p.toml:6: entry 'e2' repeats entry 'e'"), std::string::npos);
+    EXPECT_NE(error_of(one + renamed).find("p.toml:6: entry 'e2' repeats entry 'e'"),
+              std::string::npos);
     EXPECT_NE(error_of(entry("ops = [\"onnx.*\"]\n")).find("either 'behaviours' or 'status'"),
               std::string::npos);
     EXPECT_NE(error_of(entry("status = \"PASSED\"\nops = [\"onnx.*\"]\n")).find("not a deviation"),
