@@ -38,6 +38,7 @@ constexpr NamedFlag kFlags[] = {
     {"integers_computed_in_f32", &Model::integers_computed_in_f32},
     {"division_by_reciprocal", &Model::division_by_reciprocal},
     {"division_by_f32_reciprocal", &Model::division_by_f32_reciprocal},
+    {"reciprocal_rounded_toward_zero", &Model::reciprocal_rounded_toward_zero},
     {"floor_for_trunc", &Model::floor_for_trunc},
     {"trunc_for_floor", &Model::trunc_for_floor},
     {"results_rounded_toward_zero", &Model::results_rounded_toward_zero},
@@ -47,7 +48,8 @@ constexpr NamedFlag kFlags[] = {
     {"nan_results_negative_infinity", &Model::nan_results_negative_infinity},
     {"negative_zero_results_lost", &Model::negative_zero_results_lost},
     {"subnormal_results_flushed", &Model::subnormal_results_flushed},
-    {"subnormal_results_flushed_before_rounding", &Model::subnormal_results_flushed_before_rounding},
+    {"subnormal_results_flushed_before_rounding",
+     &Model::subnormal_results_flushed_before_rounding},
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -101,7 +103,8 @@ constexpr Bits<T> kSign = static_cast<Bits<T>>(Bits<T>{1} << (8 * sizeof(Bits<T>
 template <class T>
 constexpr Bits<T> kMinNormal = static_cast<Bits<T>>(Bits<T>{1} << Float<T>::kMantissa);
 template <class T>
-constexpr Bits<T> kInf = static_cast<Bits<T>>(static_cast<Bits<T>>(~kSign<T>) & ~(kMinNormal<T> - 1));
+constexpr Bits<T> kInf = static_cast<Bits<T>>(static_cast<Bits<T>>(~kSign<T>) &
+                                              ~(kMinNormal<T> - 1));
 
 template <class T>
 Bits<T> magnitude(T v) {
@@ -149,15 +152,15 @@ T round_result(const Model& m, double r) {
 // A constant operand as the graph holds it.
 template <class T>
 T as_constant(const Model& m, T v) {
-    if constexpr (std::is_integral_v<T>) {
-        if (m.wide_constants_saturated_to_i32 && sizeof(T) >= 4) {
+    if constexpr (std::is_integral_v<T> && sizeof(T) >= 4) {
+        if (m.wide_constants_saturated_to_i32) {
             if constexpr (std::is_signed_v<T>)
                 return std::clamp<T>(v, std::numeric_limits<std::int32_t>::min(),
                                      std::numeric_limits<std::int32_t>::max());
             else
                 return std::min<T>(v, std::numeric_limits<std::int32_t>::max());
         }
-    } else {
+    } else if constexpr (!std::is_integral_v<T>) {
         if (m.constant_subnormals_and_negative_zero_lost &&
             (is_subnormal(v) || Float<T>::bits(v) == kSign<T>))
             return Float<T>::from(0);
@@ -192,10 +195,16 @@ T divide_natural(const Model& m, T x, T y) {
     } else {
         const double wx = Float<T>::wide(x), wy = Float<T>::wide(y);
         if (m.division_by_f32_reciprocal)
-            return round_result<T>(m, static_cast<float>(wx) * reciprocal(m, static_cast<float>(wy)));
-        // 1/B rounded in T as the results are (toward zero under results_rounded_toward_zero).
-        if (m.division_by_reciprocal)
-            return round_result<T>(m, wx * Float<T>::wide(round_result<T>(m, 1.0 / wy)));
+            return round_result<T>(m,
+                                   static_cast<float>(wx) * reciprocal(m, static_cast<float>(wy)));
+        // 1/B rounded in T as the results are (toward zero under results_rounded_toward_zero),
+        // or toward zero from f32 under reciprocal_rounded_toward_zero.
+        if (m.division_by_reciprocal) {
+            const T r = m.reciprocal_rounded_toward_zero
+                            ? toward_zero<T>(static_cast<float>(1.0 / wy))
+                            : round_result<T>(m, 1.0 / wy);
+            return round_result<T>(m, wx * Float<T>::wide(r));
+        }
         return round_result<T>(m, wx / wy);
     }
 }
@@ -255,7 +264,8 @@ bool tiny_after_rounding(const Model& m, T x, T y, T r, bool multiply) {
         s = ax <= ay ? compute(m, scaled(x, k), y, true) : compute(m, x, scaled(y, k), true);
     else
         s = ax <= 1 ? compute(m, scaled(x, k), y, false) : compute(m, x, scaled(y, -k), false);
-    return std::fabs(Float<T>::wide(s)) < std::ldexp(Float<T>::wide(Float<T>::from(kMinNormal<T>)), k);
+    return std::fabs(Float<T>::wide(s)) <
+           std::ldexp(Float<T>::wide(Float<T>::from(kMinNormal<T>)), k);
 }
 
 // Tiny before rounding: the exact result below the smallest normal in magnitude. Only a result
@@ -267,8 +277,10 @@ bool tiny_before_rounding(T x, T y, T r, bool multiply) {
     if (magnitude(r) != kMinNormal<T>) return false;
     constexpr int k = Float<T>::kMantissa + 3;
     double a = std::fabs(Float<T>::wide(x)), b = std::fabs(Float<T>::wide(y));
-    if (multiply ? a <= b : a <= 1) a = std::ldexp(a, k);
-    else b = multiply ? std::ldexp(b, k) : std::ldexp(b, -k);
+    if (multiply ? a <= b : a <= 1)
+        a = std::ldexp(a, k);
+    else
+        b = multiply ? std::ldexp(b, k) : std::ldexp(b, -k);
     const double threshold = std::ldexp(Float<T>::wide(Float<T>::from(kMinNormal<T>)), k);
     const double q = multiply ? a * b : a / b;
     // exact = q + error, with error = a*b - q, or (a - q*b) / b for the quotient
@@ -365,7 +377,8 @@ std::optional<T> integer_step(const Model& m, T x, T y, bool multiply,
                                    std::numeric_limits<T>::max());
         }
     }
-    if (multiply) return m.integer_results_saturated ? saturated_product(x, y) : reference::multiply(x, y);
+    if (multiply)
+        return m.integer_results_saturated ? saturated_product(x, y) : reference::multiply(x, y);
     // Through f32 a zero divisor (one that became 0 in a narrower type) gives ±inf or NaN, which
     // converts to the integer indefinite; the spec's own x / 0 is never compared.
     if (m.integer_division_via_f32) return quotient_via_f32(x, y, rounding);
@@ -413,7 +426,8 @@ std::optional<T> model_integer(const Model& m, T x, T y, bool multiply,
             const auto ny = static_cast<std::int32_t>(static_cast<std::uint32_t>(y));
             const std::optional<std::int32_t> r = integer_step(m, nx, ny, multiply, rounding);
             if (!r) return std::nullopt;
-            return static_cast<T>(static_cast<std::make_unsigned_t<T>>(static_cast<std::int64_t>(*r)));
+            return static_cast<T>(
+                static_cast<std::make_unsigned_t<T>>(static_cast<std::int64_t>(*r)));
         }
     }
     return integer_step(m, x, y, multiply, rounding);
@@ -525,8 +539,9 @@ core::Tensor model_output(const Model& m, const core::PreparedCall& call, const 
                 const std::optional<T> r =
                     model_element(m, xa, yb, multiply, call.config.rounding, constants);
                 o[static_cast<std::size_t>(i)] =
-                    r ? *r : (multiply ? reference::multiply(xa, yb)
-                                       : reference::divide(xa, yb, call.config.rounding).value);
+                    r ? *r
+                      : (multiply ? reference::multiply(xa, yb)
+                                  : reference::divide(xa, yb, call.config.rounding).value);
             });
         }
     });

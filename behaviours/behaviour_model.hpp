@@ -36,16 +36,19 @@ struct Model {
     // Set by the model itself (no name): B is a constant and folded values are constants.
     bool reciprocal_is_constant = false;
     // computation
-    bool computed_in_f32 = false;         // f64: operands rounded to f32, computed in f32
-    bool computed_in_f16 = false;         // f32: operands and result rounded to f16 precision
-    bool computed_in_bf16 = false;        // f32: the same in bf16
-    bool computed_in_i32 = false;         // i64/u64/u32: operands wrapped to i32, result widened
+    bool computed_in_f32 = false;           // f64: operands rounded to f32, computed in f32
+    bool computed_in_f16 = false;           // f32: operands and result rounded to f16 precision
+    bool computed_in_bf16 = false;          // f32: the same in bf16
+    bool computed_in_i32 = false;           // i64/u64/u32: operands wrapped to i32, result widened
     bool integer_division_via_f32 = false;  // operands to f32, quotient rounded per the op
     // Integers computed in f32 (oneDNN): operands rounded to f32, the f32 result rounded to
     // nearest even and saturated to the largest f32 values inside the type's range.
     bool integers_computed_in_f32 = false;
-    bool division_by_reciprocal = false;    // A * (1/B), 1/B rounded in the element type
+    bool division_by_reciprocal = false;      // A * (1/B), 1/B rounded in the element type
     bool division_by_f32_reciprocal = false;  // the same with 1/B in f32 (f16/bf16)
+    // f16/bf16 under division_by_reciprocal: 1/B computed in f32 and rounded toward zero into
+    // the type, as OpenVINO's reference evaluators fold the reciprocal of a constant divisor.
+    bool reciprocal_rounded_toward_zero = false;
     bool floor_for_trunc = false;
     bool trunc_for_floor = false;
     // results
@@ -54,10 +57,10 @@ struct Model {
     // 8-bit products computed in i16 (wrapping) and then saturated into the type: u8 products
     // above 32767 wrap negative and become 0 (OpenVINO's AVX2 kernels).
     bool products_through_i16_saturated = false;
-    bool infinities_clamped = false;           // ±inf results become ±max finite
+    bool infinities_clamped = false;             // ±inf results become ±max finite
     bool nan_results_negative_infinity = false;  // a NaN result comes out as -inf
     bool negative_zero_results_lost = false;     // a -0 result comes out as +0
-    bool subnormal_results_flushed = false;    // x86 FTZ: tiny after rounding -> ±0
+    bool subnormal_results_flushed = false;      // x86 FTZ: tiny after rounding -> ±0
     // Tiny before rounding -> ±0: Arm's FZ, and a conversion that reads f32 subnormals as zero
     // (vcvtne2ps2bf16): a result that would round up to the smallest normal is flushed too.
     bool subnormal_results_flushed_before_rounding = false;
@@ -78,9 +81,9 @@ core::PreparedCall modelled_call(const Model& m, const core::OpVersion& op,
                                  const core::AttributeMap& attributes, const core::Tensor& a,
                                  const core::Tensor& b);
 
-// The output the model gives for one call as modelled_call prepares it. Elements the model cannot predict (integer division by zero) hold
-// the reference's value. Throws core::Error when the spec rejects the inputs.
-// `graph_form` says which operands are constants (const-a, const-b, const-ab).
+// The output the model gives for one call as modelled_call prepares it. Elements the model cannot
+// predict (integer division by zero) hold the reference's value. Throws core::Error when the spec
+// rejects the inputs. `graph_form` says which operands are constants (const-a, const-b, const-ab).
 core::Tensor model_output(const Model& m, const core::PreparedCall& call, const core::Tensor& a,
                           const core::Tensor& b, std::string_view graph_form = "runtime");
 

@@ -72,11 +72,13 @@ TEST(Behaviours, FlushBeforeRoundingAlsoFlushesWhatRoundsToMinNormal) {
     // = 2^-126 - 2^-134, a tie that rounds to 2^-126 (0x0080): flushed.
     const auto before = model({"subnormal_results_flushed_before_rounding"});
     const float below_one = f32(0x3f7fffff);
-    EXPECT_EQ(f32_bits(run<ElementType::f32>(before, "onnx.Mul-14", {f32(0x00800000), f32(0x00800001)},
-                                             {below_one, below_one})),
-              (std::vector<std::uint32_t>{0x00000000, 0x00800000}));
+    EXPECT_EQ(
+        f32_bits(run<ElementType::f32>(before, "onnx.Mul-14", {f32(0x00800000), f32(0x00800001)},
+                                       {below_one, below_one})),
+        (std::vector<std::uint32_t>{0x00000000, 0x00800000}));
     using B = core::BFloat16;
-    EXPECT_EQ(bits16(run<ElementType::bf16>(before, "onnx.Mul-14", {B{0x0080}, B{0x0001}}, {B{0x3f7f}, B{0x3f80}})),
+    EXPECT_EQ(bits16(run<ElementType::bf16>(before, "onnx.Mul-14", {B{0x0080}, B{0x0001}},
+                                            {B{0x3f7f}, B{0x3f80}})),
               (std::vector<std::uint16_t>{0x0000, 0x0000}));
     // 2^-126 * 1.5 / 1.5 is exactly min_normal: not tiny.
     EXPECT_EQ(bits16(run<ElementType::bf16>(before, "onnx.Div-14", {B{0x00c0}}, {B{0x3fc0}})),
@@ -89,8 +91,9 @@ TEST(Behaviours, X86FlushToZeroInDivision) {
     // min_normal / (1 + 2^-23) = min_normal * (1 - 2^-23 + ...): below min_normal, rounds up to
     // it only with a bounded exponent; huge / huge near min_normal takes the other scaling.
     // 2 / (2^127 (1 + 2^-23)) likewise, with a dividend above 1 (B is scaled down instead).
-    const auto out = f32_bits(run<ElementType::f32>(
-        m, "onnx.Div-14", {min_normal, 2 * min_normal, 2.0f}, {f32(0x3f800001), 2.0f, f32(0x7f000001)}));
+    const auto out =
+        f32_bits(run<ElementType::f32>(m, "onnx.Div-14", {min_normal, 2 * min_normal, 2.0f},
+                                       {f32(0x3f800001), 2.0f, f32(0x7f000001)}));
     EXPECT_EQ(out[0], 0x00000000u);
     EXPECT_EQ(out[1], 0x00800000u);  // exactly min_normal: not tiny
     EXPECT_EQ(out[2], 0x00000000u);
@@ -121,7 +124,8 @@ TEST(Behaviours, Bf16RoundedTowardZeroAsOnAvx2) {
     // largest finite (0x7f7e * 1.0078125); the evidence's division 3.3762391e38 / 0.99609375
     // gives 3.3762391e38 (0x7f7e) where nearest gives 3.3895314e38 (0x7f7f). An f32 result
     // that is already inf stays inf.
-    EXPECT_EQ(bits16(run<ElementType::bf16>(m, "onnx.Mul-14", {B{0x7f7e}, B{0x7f7f}}, {B{0x3f81}, B{0x4000}})),
+    EXPECT_EQ(bits16(run<ElementType::bf16>(m, "onnx.Mul-14", {B{0x7f7e}, B{0x7f7f}},
+                                            {B{0x3f81}, B{0x4000}})),
               (std::vector<std::uint16_t>{0x7f7f, 0x7f80}));
     EXPECT_EQ(bits16(run<ElementType::bf16>(m, "onnx.Div-14", {B{0x7f7e}}, {B{0x3f7f}})),
               (std::vector<std::uint16_t>{0x7f7e}));
@@ -131,10 +135,23 @@ TEST(Behaviours, DivisionByReciprocal) {
     // openvino-5's minimal cases: 3 / 1.0000001 gives 0x403ffffe (exact 0x403fffff); 0 / -1e-45
     // gives 0 * -inf = NaN.
     const auto m = model({"division_by_reciprocal"});
-    const auto out =
-        f32_bits(run<ElementType::f32>(m, "onnx.Div-14", {3.0f, 0.0f}, {f32(0x3f800001), f32(0x80000001)}));
+    const auto out = f32_bits(
+        run<ElementType::f32>(m, "onnx.Div-14", {3.0f, 0.0f}, {f32(0x3f800001), f32(0x80000001)}));
     EXPECT_EQ(out[0], 0x403ffffeu);
     EXPECT_TRUE(std::isnan(f32(out[1])));
+}
+
+TEST(Behaviours, Bf16ReciprocalFoldedTowardZero) {
+    // openvino-18's const-b cases: 1/24.25 = 0.041237... is 0x3d28 toward zero (nearest 0x3d29);
+    // 1.841682e13 (0x5586) times it is 0x5330 to nearest, where the exact quotient is 0x5331.
+    const auto m = model({"division_by_reciprocal", "reciprocal_rounded_toward_zero"});
+    using B = core::BFloat16;
+    EXPECT_EQ(bits16(run<ElementType::bf16>(m, "onnx.Div-14", {B{0x5586}, B{0x3ec6}, B{0xd136}},
+                                            {B{0x41c2}, B{0x40c2}, B{0xc154}})),
+              (std::vector<std::uint16_t>{0x5330, 0x3d82, 0x4f5b}));
+    EXPECT_EQ(bits16(run<ElementType::bf16>(model({"division_by_reciprocal"}), "onnx.Div-14",
+                                            {B{0x5586}}, {B{0x41c2}})),
+              (std::vector<std::uint16_t>{0x5331}));
 }
 
 TEST(Behaviours, F64ComputedInF32WithInfinitiesClamped) {
@@ -158,7 +175,8 @@ TEST(Behaviours, F32ComputedInF16) {
 TEST(Behaviours, IntegersSaturated) {
     const auto m = model({"integer_results_saturated"});
     const auto mul = run<ElementType::i8>(m, "onnx.Mul-14", {100, -100, 3}, {2, 2, 3});
-    EXPECT_EQ(std::vector<std::int8_t>(mul.values<std::int8_t>().begin(), mul.values<std::int8_t>().end()),
+    EXPECT_EQ(std::vector<std::int8_t>(mul.values<std::int8_t>().begin(),
+                                       mul.values<std::int8_t>().end()),
               (std::vector<std::int8_t>{127, -128, 9}));
     const auto div = run<ElementType::i8>(m, "onnx.Div-14", {-128}, {-1});
     EXPECT_EQ(div.values<std::int8_t>()[0], 127);
@@ -170,10 +188,12 @@ TEST(Behaviours, WideIntegersComputedInI32) {
     EXPECT_EQ(run<ElementType::i64>(m, "onnx.Mul-14", {(std::int64_t{1} << 40) + 3}, {1})
                   .values<std::int64_t>()[0],
               3);
-    EXPECT_EQ(run<ElementType::u32>(m, "onnx.Div-14", {4294967295u}, {1u}).values<std::uint32_t>()[0],
-              4294967295u);
-    EXPECT_EQ(run<ElementType::u32>(m, "onnx.Div-14", {4294967294u}, {2u}).values<std::uint32_t>()[0],
-              4294967295u);  // -2 / 2 = -1
+    EXPECT_EQ(
+        run<ElementType::u32>(m, "onnx.Div-14", {4294967295u}, {1u}).values<std::uint32_t>()[0],
+        4294967295u);
+    EXPECT_EQ(
+        run<ElementType::u32>(m, "onnx.Div-14", {4294967294u}, {2u}).values<std::uint32_t>()[0],
+        4294967295u);  // -2 / 2 = -1
 }
 
 TEST(Behaviours, IntegerDivisionThroughF32) {
@@ -184,7 +204,8 @@ TEST(Behaviours, IntegerDivisionThroughF32) {
     EXPECT_EQ(v.values<std::int32_t>()[0], 16777216);
     EXPECT_EQ(v.values<std::int32_t>()[1], -2147483647 - 1);
     EXPECT_EQ(v.values<std::int32_t>()[2], -3);
-    const auto floor = run<ElementType::i32>(m, "openvino.Divide-1", {-7}, {2}, {{"m_pythondiv", "true"}});
+    const auto floor =
+        run<ElementType::i32>(m, "openvino.Divide-1", {-7}, {2}, {{"m_pythondiv", "true"}});
     EXPECT_EQ(floor.values<std::int32_t>()[0], -4);
 }
 
@@ -208,8 +229,9 @@ TEST(Behaviours, EightBitProductsThroughI16) {
     // 255 * 128 = 32640 fits and saturates to 255; i8 -128 * -128 = 16384 saturates to 127.
     const auto m = model({"products_through_i16_saturated"});
     const auto u = run<ElementType::u8>(m, "onnx.Mul-14", {255, 255, 3}, {129, 128, 5});
-    EXPECT_EQ(std::vector<std::uint8_t>(u.values<std::uint8_t>().begin(), u.values<std::uint8_t>().end()),
-              (std::vector<std::uint8_t>{0, 255, 15}));
+    EXPECT_EQ(
+        std::vector<std::uint8_t>(u.values<std::uint8_t>().begin(), u.values<std::uint8_t>().end()),
+        (std::vector<std::uint8_t>{0, 255, 15}));
     EXPECT_EQ(run<ElementType::i8>(m, "onnx.Mul-14", {-128}, {-128}).values<std::int8_t>()[0], 127);
 }
 
@@ -246,12 +268,15 @@ TEST(Behaviours, PdpdWithoutAxisReadAsAxisZero) {
     const core::PreparedCall call = behaviours::modelled_call(m, op, pdpd, a, b);
     const core::Tensor out = behaviours::model_output(m, call, a, b);
     const auto v = out.values<std::int32_t>();
-    EXPECT_EQ(std::vector<std::int32_t>(v.begin(), v.end()), (std::vector<std::int32_t>{10, 20, 300, 400}));
+    EXPECT_EQ(std::vector<std::int32_t>(v.begin(), v.end()),
+              (std::vector<std::int32_t>{10, 20, 300, 400}));
     // With the axis given, the call is the spec's.
     const core::AttributeMap given{{"auto_broadcast", "pdpd"}, {"auto_broadcast_axis", "-1"}};
-    const core::Tensor spec = behaviours::model_output(m, behaviours::modelled_call(m, op, given, a, b), a, b);
+    const core::Tensor spec =
+        behaviours::model_output(m, behaviours::modelled_call(m, op, given, a, b), a, b);
     const auto w = spec.values<std::int32_t>();
-    EXPECT_EQ(std::vector<std::int32_t>(w.begin(), w.end()), (std::vector<std::int32_t>{10, 200, 30, 400}));
+    EXPECT_EQ(std::vector<std::int32_t>(w.begin(), w.end()),
+              (std::vector<std::int32_t>{10, 200, 30, 400}));
 }
 
 TEST(Behaviours, LegacyBroadcastReadAsNumpy) {
@@ -261,7 +286,8 @@ TEST(Behaviours, LegacyBroadcastReadAsNumpy) {
     const core::OpVersion& op = *core::find_op_version("onnx.Mul-6");
     const core::AttributeMap axis0{{"broadcast", "1"}, {"axis", "0"}};
     const core::Tensor a = core::make_tensor<ElementType::i32>({2, 3}, {1, 2, 3, 4, 5, 6});
-    EXPECT_THROW(behaviours::modelled_call(m, op, axis0, a, core::make_tensor<ElementType::i32>({2}, {1, 2})),
+    EXPECT_THROW(behaviours::modelled_call(m, op, axis0, a,
+                                           core::make_tensor<ElementType::i32>({2}, {1, 2})),
                  core::Error);
 }
 
@@ -272,7 +298,8 @@ TEST(Behaviours, ConstantOperandsAsTheGraphHoldsThem) {
     const auto m = model({"constant_subnormals_and_negative_zero_lost"});
     const core::Tensor a = core::make_tensor<ElementType::f32>({2}, {3e-39f, -0.0f});
     const core::Tensor b = core::make_tensor<ElementType::f32>({2}, {1.0f, 5.0f});
-    const core::PreparedCall call = core::prepare_call(*core::find_op_version("openvino.Multiply-1"), {}, a, b);
+    const core::PreparedCall call =
+        core::prepare_call(*core::find_op_version("openvino.Multiply-1"), {}, a, b);
     EXPECT_EQ(f32_bits(behaviours::model_output(m, call, a, b, "const-a")),
               (std::vector<std::uint32_t>{0x00000000, 0x00000000}));
     EXPECT_EQ(f32_bits(behaviours::model_output(m, call, a, b, "const-b")),
@@ -280,9 +307,12 @@ TEST(Behaviours, ConstantOperandsAsTheGraphHoldsThem) {
     const auto w = model({"wide_constants_saturated_to_i32", "computed_in_i32"});
     const core::Tensor u = core::make_tensor<ElementType::u32>({1}, {4000000000u});
     const core::Tensor three = core::make_tensor<ElementType::u32>({1}, {3u});
-    const core::PreparedCall mul = core::prepare_call(*core::find_op_version("openvino.Multiply-1"), {}, u, three);
-    EXPECT_EQ(behaviours::model_output(w, mul, u, three, "const-a").values<std::uint32_t>()[0], 2147483645u);
-    EXPECT_EQ(behaviours::model_output(w, mul, u, three, "runtime").values<std::uint32_t>()[0], 3410065408u);
+    const core::PreparedCall mul =
+        core::prepare_call(*core::find_op_version("openvino.Multiply-1"), {}, u, three);
+    EXPECT_EQ(behaviours::model_output(w, mul, u, three, "const-a").values<std::uint32_t>()[0],
+              2147483645u);
+    EXPECT_EQ(behaviours::model_output(w, mul, u, three, "runtime").values<std::uint32_t>()[0],
+              3410065408u);
 }
 
 TEST(Behaviours, FoldedAndClampedConstants) {
@@ -292,25 +322,31 @@ TEST(Behaviours, FoldedAndClampedConstants) {
     const core::Tensor big = core::make_tensor<ElementType::i64>({1}, {9223372036854775807});
     const core::Tensor m1 = core::make_tensor<ElementType::i64>({1}, {-1});
     const auto& mul = *core::find_op_version("openvino.Multiply-1");
-    EXPECT_EQ(behaviours::model_output(sat, core::prepare_call(mul, {}, big, m1), big, m1, "const-ab")
-                  .values<std::int64_t>()[0],
-              -2147483648LL);
+    EXPECT_EQ(
+        behaviours::model_output(sat, core::prepare_call(mul, {}, big, m1), big, m1, "const-ab")
+            .values<std::int64_t>()[0],
+        -2147483648LL);
     // OpenVINO's bf16 precision hint: a constant FLT_MAX becomes 3.3895314e38 (0x7f7f0000);
     // FLT_MAX * 1 with A constant gives it.
     const auto clamp = model({"constants_clamped_to_bf16_range"});
     const core::Tensor fmax = core::make_tensor<ElementType::f32>({1}, {3.4028235e38f});
     const core::Tensor one = core::make_tensor<ElementType::f32>({1}, {1.0f});
     const core::PreparedCall call = core::prepare_call(mul, {}, fmax, one);
-    EXPECT_EQ(f32_bits(behaviours::model_output(clamp, call, fmax, one, "const-a"))[0], 0x7f7f0000u);
-    EXPECT_EQ(f32_bits(behaviours::model_output(clamp, call, fmax, one, "const-b"))[0], 0x7f7fffffu);
+    EXPECT_EQ(f32_bits(behaviours::model_output(clamp, call, fmax, one, "const-a"))[0],
+              0x7f7f0000u);
+    EXPECT_EQ(f32_bits(behaviours::model_output(clamp, call, fmax, one, "const-b"))[0],
+              0x7f7fffffu);
     // Folded, the result is a constant too: 1e-45 * -1 = -1e-45 loses its subnormal and sign.
-    const auto folded = model({"constant_subnormals_and_negative_zero_lost", "folded_result_is_constant"});
+    const auto folded =
+        model({"constant_subnormals_and_negative_zero_lost", "folded_result_is_constant"});
     const core::Tensor one_m = core::make_tensor<ElementType::f32>({1}, {-1.0f});
     const core::Tensor tiny = core::make_tensor<ElementType::f32>({1}, {1e-45f});
     const core::PreparedCall c2 = core::prepare_call(mul, {}, one_m, one_m);
-    EXPECT_EQ(f32_bits(behaviours::model_output(folded, c2, one_m, one_m, "const-ab"))[0], 0x3f800000u);
+    EXPECT_EQ(f32_bits(behaviours::model_output(folded, c2, one_m, one_m, "const-ab"))[0],
+              0x3f800000u);
     const core::PreparedCall c3 = core::prepare_call(mul, {}, tiny, one_m);
-    EXPECT_EQ(f32_bits(behaviours::model_output(folded, c3, tiny, one_m, "const-ab"))[0], 0x00000000u);
+    EXPECT_EQ(f32_bits(behaviours::model_output(folded, c3, tiny, one_m, "const-ab"))[0],
+              0x00000000u);
 }
 
 TEST(Behaviours, UnknownNameIsAnInputError) {
