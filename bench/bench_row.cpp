@@ -29,6 +29,22 @@ Rounding rounding_of(const std::string& text) {
     throw std::runtime_error("unknown rounding '" + text + "'");
 }
 
+void read_range(const nlohmann::json& j, const char* key, std::int64_t (&range)[2]) {
+    range[0] = j.at(key).at(0).get<std::int64_t>();
+    range[1] = j.at(key).at(1).get<std::int64_t>();
+    if (range[0] > range[1]) throw std::runtime_error(std::string("empty range ") + key);
+}
+
+IntegerInputs integer_inputs(const nlohmann::json& doc, const std::string& dtype) {
+    const nlohmann::json& j = doc.at("integer_inputs").at(dtype);
+    IntegerInputs in;
+    read_range(j, "multiply", in.multiply);
+    read_range(j, "dividend", in.dividend);
+    read_range(j, "divisor", in.divisor);
+    if (in.divisor[0] < 1) throw std::runtime_error("a divisor range must start at 1 or above");
+    return in;
+}
+
 }  // namespace
 
 const core::OpVersion& Row::op() const {
@@ -62,6 +78,8 @@ std::vector<Row> load_rows(const std::filesystem::path& path) {
             const auto type = core::parse_element_type(j.at("dtype").get<std::string>());
             if (!type) throw std::runtime_error("unknown dtype");
             r.type = *type;
+            if (core::is_integer(r.type))
+                r.inputs = integer_inputs(doc, j.at("dtype").get<std::string>());
             r.a = shape_of(j.at("a"));
             r.b = shape_of(j.at("b"));
             r.smoke_a = shape_of(j.at("smoke").at("a"));

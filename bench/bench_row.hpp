@@ -24,6 +24,13 @@ enum class Layout {
 
 enum class Rounding { none, floor, trunc };
 
+// rows.json's integer_inputs for the row's type: closed ranges [lo, hi].
+struct IntegerInputs {
+    std::int64_t multiply[2] = {0, 0};  // both operands of a multiply row
+    std::int64_t dividend[2] = {0, 0};  // A of a divide row
+    std::int64_t divisor[2] = {1, 1};   // B's magnitude; a signed type's sign is random
+};
+
 struct Row {
     std::string id;
     core::Arithmetic arithmetic = core::Arithmetic::multiply;
@@ -35,6 +42,7 @@ struct Row {
     std::string broadcast = "numpy";  // OpenVINO auto_broadcast
     std::int64_t axis = -1;           // OpenVINO auto_broadcast_axis (pdpd)
     std::string note;
+    IntegerInputs inputs;  // integer types only
 
     // openvino.Multiply-1 or openvino.Divide-1: they allow every dtype and rule.
     const core::OpVersion& op() const;

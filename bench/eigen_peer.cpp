@@ -135,12 +135,22 @@ PreparedPeer prepare_eigen(const PeerCall& call) {
             return prepare_typed<Eigen::half>(call);
         case ElementType::bf16:
             return prepare_typed<Eigen::bfloat16>(call);
+        case ElementType::i8:
+            return prepare_typed<std::int8_t>(call);
+        case ElementType::i16:
+            return prepare_typed<std::int16_t>(call);
         case ElementType::i32:
             return prepare_typed<std::int32_t>(call);
         case ElementType::i64:
             return prepare_typed<std::int64_t>(call);
         case ElementType::u8:
             return prepare_typed<std::uint8_t>(call);
+        case ElementType::u16:
+            return prepare_typed<std::uint16_t>(call);
+        case ElementType::u32:
+            return prepare_typed<std::uint32_t>(call);
+        case ElementType::u64:
+            return prepare_typed<std::uint64_t>(call);
         default:
             return {{}, "not wired into the Eigen peer", {}, true};
     }

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <stdexcept>
+#include <type_traits>
 
 namespace bench {
 namespace {
@@ -23,26 +24,15 @@ double float_value(std::uint64_t h) {
     return (h & 1) ? -magnitude : magnitude;
 }
 
-std::int64_t integer_value(const Row& row, Operand operand, std::uint64_t h) {
-    const bool divide = row.arithmetic == core::Arithmetic::divide;
-    const bool is_b = operand == Operand::b;
+// An operand from rows.json's integer_inputs ranges (bench_row.hpp).
+std::int64_t integer_value(const Row& row, Operand operand, bool is_signed, std::uint64_t h) {
     const bool negative = (h & 1) != 0;
     const std::uint64_t r = h >> 1;
-    switch (row.type) {
-        case core::ElementType::i32:
-            if (!divide) return uniform(r, -2000, 2000);
-            if (!is_b) return uniform(r, -1000000, 1000000);
-            return negative ? -uniform(r, 1, 1000) : uniform(r, 1, 1000);
-        case core::ElementType::i64:
-            if (!divide) return uniform(r, -(1LL << 20), 1LL << 20);
-            if (!is_b) return uniform(r, -1000000000000LL, 1000000000000LL);
-            return negative ? -uniform(r, 1, 1000000) : uniform(r, 1, 1000000);
-        case core::ElementType::u8:
-            if (!divide) return uniform(r, 0, 15);
-            return is_b ? uniform(r, 1, 255) : uniform(r, 0, 255);
-        default:
-            throw std::logic_error("make_input: no integer range for this dtype");
-    }
+    if (row.arithmetic == core::Arithmetic::multiply)
+        return uniform(r, row.inputs.multiply[0], row.inputs.multiply[1]);
+    if (operand == Operand::a) return uniform(r, row.inputs.dividend[0], row.inputs.dividend[1]);
+    const std::int64_t magnitude = uniform(r, row.inputs.divisor[0], row.inputs.divisor[1]);
+    return is_signed && negative ? -magnitude : magnitude;
 }
 
 }  // namespace
@@ -56,7 +46,6 @@ core::Tensor make_input(const Row& row, Operand operand, const core::Shape& shap
         if constexpr (std::is_same_v<T, bool>) {
             throw std::logic_error("make_input: boolean rows are not benchmarked");
         } else {
-            if constexpr (std::is_integral_v<T>) integer_value(row, operand, 0);  // throws early
             auto v = t.values<T>();
 #pragma omp parallel for schedule(static)
             for (std::int64_t i = 0; i < n; ++i) {
@@ -68,7 +57,7 @@ core::Tensor make_input(const Row& row, Operand operand, const core::Shape& shap
                 } else if constexpr (std::is_floating_point_v<T>) {
                     v[i] = static_cast<T>(float_value(h));
                 } else {
-                    v[i] = static_cast<T>(integer_value(row, operand, h));
+                    v[i] = static_cast<T>(integer_value(row, operand, std::is_signed_v<T>, h));
                 }
             }
         }

@@ -5,7 +5,7 @@ Prints one JSON line per row, with the keys eltwise-bench uses (row, impl, statu
 bytes, elements, gb_per_s, gelem_per_s, threads), median of --reps timed runs after --warmup.
 Outputs are preallocated (out=). numpy ufuncs run on one thread. bf16 is n/a (numpy has no
 bfloat16); trunc integer division is n/a (numpy has only floor_divide, and a formula through
-floats is not exact for i64). Inputs use the ranges of bench/input_fill.hpp.
+floats is not exact for i64). Integer inputs use rows.json's integer_inputs ranges.
 """
 import argparse
 import json
@@ -16,7 +16,8 @@ import time
 
 import numpy as np
 
-DTYPES = {"f32": np.float32, "f16": np.float16, "i32": np.int32, "i64": np.int64, "u8": np.uint8}
+DTYPES = {"f32": np.float32, "f16": np.float16, "i8": np.int8, "i16": np.int16, "i32": np.int32,
+          "i64": np.int64, "u8": np.uint8, "u16": np.uint16, "u32": np.uint32, "u64": np.uint64}
 
 
 def numpy_b_shape(row, a_shape, b_shape):
@@ -32,36 +33,21 @@ def numpy_b_shape(row, a_shape, b_shape):
     return [1] * axis + b + [1] * (len(a_shape) - axis - len(b))
 
 
-def make_input(row, operand, shape, rng):
+def make_input(row, operand, shape, rng, ranges):
+    """Floats: magnitudes in [0.5, 2) with random signs; integers: rows.json's integer_inputs."""
     dtype = DTYPES[row["dtype"]]
     n = int(np.prod(shape, dtype=np.int64))
-    divide = row["op"] == "divide"
     if np.issubdtype(dtype, np.floating):
         mag = rng.uniform(0.5, 2.0, n)
         values = np.where(rng.integers(0, 2, n) == 1, -mag, mag)
-    else:
-        kind = row["dtype"]
-        sign = np.where(rng.integers(0, 2, n) == 1, -1, 1)
-        if kind == "i32":
-            if not divide:
-                values = rng.integers(-2000, 2001, n)
-            elif operand == "a":
-                values = rng.integers(-1000000, 1000001, n)
-            else:
-                values = sign * rng.integers(1, 1001, n)
-        elif kind == "i64":
-            if not divide:
-                values = rng.integers(-(1 << 20), (1 << 20) + 1, n)
-            elif operand == "a":
-                values = rng.integers(-10**12, 10**12 + 1, n)
-            else:
-                values = sign * rng.integers(1, 10**6 + 1, n)
-        else:  # u8
-            if not divide:
-                values = rng.integers(0, 16, n)
-            else:
-                values = rng.integers(1 if operand == "b" else 0, 256, n)
-    return values.astype(dtype).reshape(shape)
+        return values.astype(dtype).reshape(shape)
+    r = ranges[row["dtype"]]
+    key = "multiply" if row["op"] == "multiply" else ("dividend" if operand == "a" else "divisor")
+    lo, hi = r[key]
+    values = rng.integers(lo, hi, n, dtype=dtype, endpoint=True)
+    if key == "divisor" and np.issubdtype(dtype, np.signedinteger):
+        values = np.where(rng.integers(0, 2, n) == 1, -values, values).astype(dtype)
+    return values.reshape(shape)
 
 
 def kernel(row):
@@ -103,7 +89,8 @@ def main():
     p.add_argument("--only", action="append", default=[], help="run only this row id")
     args = p.parse_args()
     reps, warmup = (1, 0) if args.smoke else (args.reps, args.warmup)
-    rows = json.load(open(args.rows))["rows"]
+    doc = json.load(open(args.rows))
+    rows, ranges = doc["rows"], doc["integer_inputs"]
     emit({"meta": {"impl": "numpy", "numpy": np.__version__, "threads": 1, "reps": reps,
                    "warmup": warmup, "mode": "smoke" if args.smoke else "full"}})
     rng = np.random.default_rng(42)
@@ -115,8 +102,8 @@ def main():
             emit({"row": row["id"], "impl": "numpy", "status": "n/a", "reason": reason})
             continue
         shapes = row["smoke"] if args.smoke else row
-        a = make_input(row, "a", shapes["a"], rng)
-        b = make_input(row, "b", numpy_b_shape(row, shapes["a"], shapes["b"]), rng)
+        a = make_input(row, "a", shapes["a"], rng, ranges)
+        b = make_input(row, "b", numpy_b_shape(row, shapes["a"], shapes["b"]), rng, ranges)
         out = np.empty(np.broadcast_shapes(a.shape, b.shape), dtype=a.dtype)
         seconds = median_time(lambda: f(a, b, out=out), warmup, reps)
         nbytes = a.nbytes + b.nbytes + out.nbytes

@@ -30,9 +30,13 @@ function fieldBytes(field, bytes) {
 const fieldString = (field, s) => fieldBytes(field, [...Buffer.from(s, 'utf8')]);
 
 // onnx.proto: TensorProto.DataType
-const ONNX_TYPE = { f32: 1, u8: 2, i32: 6, i64: 7, f16: 10, bf16: 16 };
+const ONNX_TYPE = { f32: 1, u8: 2, i8: 3, u16: 4, i16: 5, i32: 6, i64: 7, f16: 10, u32: 12, u64: 13, bf16: 16 };
 // onnxruntime-common tensor type names (it has no bfloat16)
-const ORT_TYPE = { f32: 'float32', u8: 'uint8', i32: 'int32', i64: 'int64', f16: 'float16' };
+const ORT_TYPE = { f32: 'float32', f16: 'float16', i8: 'int8', i16: 'int16', i32: 'int32', i64: 'int64',
+                   u8: 'uint8', u16: 'uint16', u32: 'uint32', u64: 'uint64' };
+// The typed array of each integer type: it also wraps a spot-checked result into the type.
+const INT_ARRAY = { i8: Int8Array, i16: Int16Array, i32: Int32Array, i64: BigInt64Array, u8: Uint8Array,
+                    u16: Uint16Array, u32: Uint32Array, u64: BigUint64Array };
 
 function valueInfo(name, elemType, shape) {
   const dims = shape.flatMap((d) => fieldBytes(1, fieldVarint(1, d)));  // Dimension.dim_value
@@ -80,10 +84,23 @@ function hash32(x) {  // murmur3 fmix32
   x = Math.imul(x ^ (x >>> 13), 0xc2b2ae35);
   return (x ^ (x >>> 16)) >>> 0;
 }
-const uniform = (h, lo, hi) => lo + (h % (hi - lo + 1));
-function makeInput(row, operand, shape) {
+// Integers: rows.json's integer_inputs ranges (within 2^53, so exact as Numbers), from a 52-bit
+// hash; a signed type's divisor gets a random sign.
+function integerInput(row, operand, n, seed, ranges) {
+  const key = row.op === 'multiply' ? 'multiply' : operand === 'a' ? 'dividend' : 'divisor';
+  const [lo, hi] = ranges[row.dtype][key];
+  const span = hi - lo + 1, signed = row.dtype.startsWith('i'), wide = row.dtype.endsWith('64');
+  const v = new INT_ARRAY[row.dtype](n);
+  for (let i = 0; i < n; ++i) {
+    const h = hash32(seed ^ hash32(i)), h2 = hash32(h);
+    let x = lo + (((h >>> 1) * 2 ** 21 + (h2 >>> 11)) % span);
+    if (key === 'divisor' && signed && (h & 1)) x = -x;
+    v[i] = wide ? BigInt(x) : x;
+  }
+  return v;
+}
+function makeInput(row, operand, shape, ranges) {
   const n = count(shape);
-  const divide = row.op === 'divide';
   const seed = operand === 'a' ? 0x1234567 : 0x89abcdef;
   switch (row.dtype) {
     case 'f32': {
@@ -103,37 +120,8 @@ function makeInput(row, operand, shape) {
       }
       return v;
     }
-    case 'i32': {
-      const v = new Int32Array(n);
-      for (let i = 0; i < n; ++i) {
-        const h = hash32(seed ^ hash32(i)), r = h >>> 1, neg = h & 1;
-        if (!divide) v[i] = uniform(r, -2000, 2000);
-        else if (operand === 'a') v[i] = uniform(r, -1000000, 1000000);
-        else v[i] = neg ? -uniform(r, 1, 1000) : uniform(r, 1, 1000);
-      }
-      return v;
-    }
-    case 'i64': {
-      const v = new BigInt64Array(n);
-      for (let i = 0; i < n; ++i) {
-        const h = hash32(seed ^ hash32(i)), h2 = hash32(h), r = h >>> 1, neg = h & 1;
-        let x;
-        if (!divide) x = uniform(r, -(2 ** 20), 2 ** 20);
-        else if (operand === 'a') x = (r * 2 ** 20 + (h2 >>> 12)) % (2e12 + 1) - 1e12;
-        else x = neg ? -uniform(r, 1, 1000000) : uniform(r, 1, 1000000);
-        v[i] = BigInt(x);
-      }
-      return v;
-    }
-    case 'u8': {
-      const v = new Uint8Array(n);
-      for (let i = 0; i < n; ++i) {
-        const h = hash32(seed ^ hash32(i));
-        v[i] = !divide ? h % 16 : operand === 'b' ? uniform(h, 1, 255) : h % 256;
-      }
-      return v;
-    }
     default:
+      if (row.dtype in INT_ARRAY) return integerInput(row, operand, n, seed, ranges);
       throw new Error(`no input for ${row.dtype}`);
   }
 }
@@ -168,10 +156,13 @@ function spotCheck(row, a, aShape, b, bShape, c, cShape) {
     }
     const x = a[ia], y = b[ib];
     let want;
-    if (row.dtype === 'f32') want = Math.fround(row.op === 'multiply' ? x * y : x / y);
-    else if (row.dtype === 'i64') want = row.op === 'multiply' ? x * y : x / y;
-    else if (row.dtype === 'i32') want = row.op === 'multiply' ? Math.imul(x, y) : Math.trunc(x / y);
-    else want = row.op === 'multiply' ? (x * y) & 255 : Math.trunc(x / y);
+    if (row.dtype === 'f32') {
+      want = Math.fround(row.op === 'multiply' ? x * y : x / y);
+    } else {  // exact (BigInt, or Numbers below 2^53 for these ranges), wrapped into the type
+      const cell = new INT_ARRAY[row.dtype](1);
+      cell[0] = row.op === 'multiply' ? x * y : typeof x === 'bigint' ? x / y : Math.trunc(x / y);
+      want = cell[0];
+    }
     if (c[flat] !== want) ++bad;
   }
   return bad;
@@ -225,7 +216,8 @@ async function main() {
   const o = parseArgs(process.argv.slice(2));
   const [reps, warmup] = o.smoke ? [1, 0] : [o.reps, o.warmup];
   const threads = os.availableParallelism ? os.availableParallelism() : os.cpus().length;
-  const rows = JSON.parse(readFileSync(o.rows, 'utf8')).rows;
+  const doc = JSON.parse(readFileSync(o.rows, 'utf8'));
+  const rows = doc.rows;
   const version = JSON.parse(readFileSync(new URL(import.meta.resolve('onnxruntime-node/package.json')))).version;
   emit({ meta: { impl: 'onnxruntime', onnxruntime_node: version, threads, reps, warmup,
                  mode: o.smoke ? 'smoke' : 'full' } });
@@ -251,8 +243,8 @@ async function main() {
       continue;
     }
     const type = ORT_TYPE[row.dtype];
-    const a = new ort.Tensor(type, makeInput(row, 'a', aShape), aShape);
-    const b = new ort.Tensor(type, makeInput(row, 'b', bShape), bShape);
+    const a = new ort.Tensor(type, makeInput(row, 'a', aShape, doc.integer_inputs), aShape);
+    const b = new ort.Tensor(type, makeInput(row, 'b', bShape, doc.integer_inputs), bShape);
     const size = a.data.BYTES_PER_ELEMENT;
     let note = 'session.run with a preallocated output';
     let run;
