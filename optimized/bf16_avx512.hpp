@@ -14,11 +14,6 @@
 namespace optimized {
 namespace {
 
-template <Operands Shape>
-inline constexpr bool kScalarA = Shape == Operands::scalar_vector;
-template <Operands Shape>
-inline constexpr bool kScalarB = Shape == Operands::vector_scalar;
-
 inline __m512i load512(const void* p) {
     return _mm512_loadu_si512(p);
 }

@@ -12,6 +12,23 @@
 namespace optimized {
 namespace {
 
+template <Operands Shape>
+inline constexpr bool kScalarA = Shape == Operands::scalar_vector;
+template <Operands Shape>
+inline constexpr bool kScalarB = Shape == Operands::vector_scalar;
+
+// Elements [i, n) one at a time, after a vector loop; whether one of their divisors is 0.
+template <Operation Op, Operands Shape, class T>
+bool divide_rest(const T* a, const T* b, T* out, std::int64_t i, std::int64_t n) {
+    bool undefined = false;
+    for (; i < n; ++i) {
+        const T y = kScalarB<Shape> ? b[0] : b[i];
+        out[i] = compute<Op>(kScalarA<Shape> ? a[0] : a[i], y);
+        undefined |= y == T(0);
+    }
+    return undefined;
+}
+
 template <Operation Op, class T>
 bool vector_vector(const T* a, const T* b, T* out, std::int64_t n) {
     int undefined = 0;

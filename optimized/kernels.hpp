@@ -38,6 +38,9 @@ template <class T>
 const KernelTable<T>& avx2_kernels();  // AVX2 + F16C + FMA (FMA never used: no contraction)
 template <class T>
 const KernelTable<T>& avx512_kernels();  // AVX-512 F, BW, DQ, VL, VBMI
+// Puts the AVX2 integer division kernels (integer_division_avx2.cpp) into an integer table.
+template <class T>
+void use_avx2_division(KernelTable<T>& table);
 // bf16 within the AVX-512 set on CPUs that also have AVX512-BF16 (the conversion instruction),
 // and without it (integer rounding; tested directly, since a BF16 CPU never selects it whole).
 const KernelTable<core::BFloat16>& avx512_bf16_kernels();

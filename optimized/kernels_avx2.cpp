@@ -1,9 +1,9 @@
-// The AVX2 kernel set. This file alone is compiled with -mavx2 -mf16c -mfma (see
-// CMakeLists.txt) and is only entered after cpu_supports(Isa::avx2). The loop kernels are the
-// portable templates recompiled for AVX2 (they have internal linkage, so no AVX2 copy can replace a
-// baseline one at link time), except i32 / u32 division by one divisor, which multiplies and
-// shifts with magic numbers instead of dividing in f64; f16 converts in registers with F16C, bf16
-// with shifts and masks in 32-bit lanes. -ffp-contract=off keeps FMA out of every result.
+// The AVX2 kernel set. This file (and integer_division_avx2.cpp, the integer division rows) is
+// compiled with -mavx2 -mf16c -mfma (see CMakeLists.txt) and is only entered after
+// cpu_supports(Isa::avx2). The loop kernels are the portable templates recompiled for AVX2 (they
+// have internal linkage, so no AVX2 copy can replace a baseline one at link time); f16 converts in
+// registers with F16C, bf16 with shifts and masks in 32-bit lanes. -ffp-contract=off keeps FMA out
+// of every result.
 #include <immintrin.h>
 
 #include <cstdint>
@@ -115,103 +115,15 @@ bool bf16_kernel(const BFloat16* a, const BFloat16* b, BFloat16* out, std::int64
     return false;
 }
 
-// 32-bit integer division by one invariant divisor d != 0: multiply and shift instead of
-// vdivpd (Granlund and Montgomery, "Division by invariant integers using multiplication",
-// PLDI 1994, fig. 4.1, the unsigned round-up method that holds for every n < 2^32): with
-// l = ceil(log2 e), m = floor(2^32·(2^l - e)/e) + 1 < 2^32 and t = mulhi(m, n),
-// n / e = (t + ((n - t) >> min(l, 1))) >> max(l - 1, 0). e = 1 gives m = 1, t = 0, n / 1 = n.
-struct InvariantDivisor32 {
-    __m256i multiplier;  // m in every lane (vpmuludq reads the low dword of each qword)
-    __m128i shift1;      // shift counts for vpsrld
-    __m128i shift2;
-};
-
-InvariantDivisor32 invariant_divisor32(std::uint32_t e) {
-    const int l = e == 1 ? 0 : 32 - __builtin_clz(e - 1);    // 0..32
-    const std::uint64_t span = (std::uint64_t{1} << l) - e;  // < e
-    const auto m = static_cast<std::uint32_t>((span << 32) / e + 1);
-    return {_mm256_set1_epi32(static_cast<int>(m)), _mm_cvtsi32_si128(l < 1 ? l : 1),
-            _mm_cvtsi32_si128(l > 1 ? l - 1 : 0)};
-}
-
-// n / e for 8 unsigned lanes.
-__m256i divide8(__m256i n, const InvariantDivisor32& d) {
-    // High halves of the 32x32 -> 64 products: even lanes, then odd lanes, merged.
-    const __m256i even = _mm256_srli_epi64(_mm256_mul_epu32(n, d.multiplier), 32);
-    const __m256i odd = _mm256_mul_epu32(_mm256_srli_epi64(n, 32), d.multiplier);
-    const __m256i t = _mm256_blend_epi32(even, odd, 0xAA);
-    const __m256i sum = _mm256_add_epi32(t, _mm256_srl_epi32(_mm256_sub_epi32(n, t), d.shift1));
-    return _mm256_srl_epi32(sum, d.shift2);
-}
-
-// Signed, as unsigned division of a magnitude that fits 32 bits, with sign mask dm of d
-// (0 or -1) and e = |d| (2^31 for MIN):
-//  * truncation: q = ±(|a| / e), negated modulo 2^32 when the signs differ (vpabsd makes
-//    |MIN| = 0x80000000 = 2^31 read unsigned; MIN / -1 gives 2^31, i.e. MIN, the wrap);
-//  * floor, d > 0: a >= 0 gives a / e; a < 0 gives ~(~a / e) = -((-a - 1) / e) - 1;
-//    d < 0, floor(a/d) = floor(-a/e): a <= 0 gives (-a) / e (-MIN = 2^31 unsigned; MIN / -1
-//    again 2^31 = MIN); a > 0 gives ~((a - 1) / e). Uniformly, with c = (d < 0) and
-//    s = (a < c): u = (a - c) ^ s, q = (u / e) ^ s ^ dm.
-template <bool Floor>
-__m256i divide8_signed(__m256i a, const InvariantDivisor32& d, __m256i dm, __m256i c) {
-    if constexpr (Floor) {
-        const __m256i s = _mm256_cmpgt_epi32(c, a);
-        const __m256i u = _mm256_xor_si256(_mm256_sub_epi32(a, c), s);
-        return _mm256_xor_si256(divide8(u, d), _mm256_xor_si256(s, dm));
-    } else {
-        const __m256i negative = _mm256_xor_si256(_mm256_srai_epi32(a, 31), dm);
-        const __m256i q = divide8(_mm256_abs_epi32(a), d);
-        return _mm256_sub_epi32(_mm256_xor_si256(q, negative), negative);
-    }
-}
-
-template <Operation Op, class T>
-bool divide_by_invariant32(const T* a, const T* b, T* out, std::int64_t n) {
-    constexpr bool kFloor = Op == Operation::divide_floor;
-    const T y = b[0];
-    if (y == T(0)) {  // every element undefined; their slots hold 0
-        for (std::int64_t i = 0; i < n; ++i)
-            out[i] = T(0);
-        return n > 0;
-    }
-    bool negative = false;
-    if constexpr (std::is_signed_v<T>) negative = y < T(0);
-    const auto magnitude = static_cast<std::uint32_t>(y);
-    const InvariantDivisor32 divisor = invariant_divisor32(negative ? 0u - magnitude : magnitude);
-    const __m256i dm = _mm256_set1_epi32(negative ? -1 : 0);
-    const __m256i c = _mm256_set1_epi32(negative ? 1 : 0);
-    std::int64_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        const __m256i va = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + i));
-        __m256i q;
-        if constexpr (std::is_signed_v<T>) {
-            q = divide8_signed<kFloor>(va, divisor, dm, c);
-        } else {
-            q = divide8(va, divisor);
-        }
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), q);
-    }
-    for (; i < n; ++i)
-        out[i] = compute<Op>(a[i], y);
-    return false;
-}
-
-template <class T>
-KernelTable<T> int32_kernels() {
-    KernelTable<T> table = loop_kernels<T>();
-    constexpr int kVs = static_cast<int>(Operands::vector_scalar);
-    table.kernels[static_cast<int>(Operation::divide_truncate)][kVs] =
-        divide_by_invariant32<Operation::divide_truncate, T>;
-    table.kernels[static_cast<int>(Operation::divide_floor)][kVs] =
-        divide_by_invariant32<Operation::divide_floor, T>;
-    return table;
-}
-
 }  // namespace
 
 template <class T>
 const KernelTable<T>& avx2_kernels() {
-    static const KernelTable<T> table = loop_kernels<T>();
+    static const KernelTable<T> table = [] {
+        KernelTable<T> t = loop_kernels<T>();
+        if constexpr (std::is_integral_v<T>) use_avx2_division(t);
+        return t;
+    }();
     return table;
 }
 
@@ -219,18 +131,6 @@ template <>
 const KernelTable<Half>& avx2_kernels() {
     static const KernelTable<Half> table = table_of<Half>(
         []<Operation Op, Operands Shape>() -> Kernel<Half> { return f16_kernel<Op, Shape>; });
-    return table;
-}
-
-template <>
-const KernelTable<std::int32_t>& avx2_kernels() {
-    static const KernelTable<std::int32_t> table = int32_kernels<std::int32_t>();
-    return table;
-}
-
-template <>
-const KernelTable<std::uint32_t>& avx2_kernels() {
-    static const KernelTable<std::uint32_t> table = int32_kernels<std::uint32_t>();
     return table;
 }
 
@@ -243,9 +143,11 @@ const KernelTable<BFloat16>& avx2_kernels() {
 
 template const KernelTable<std::int8_t>& avx2_kernels();
 template const KernelTable<std::int16_t>& avx2_kernels();
+template const KernelTable<std::int32_t>& avx2_kernels();
 template const KernelTable<std::int64_t>& avx2_kernels();
 template const KernelTable<std::uint8_t>& avx2_kernels();
 template const KernelTable<std::uint16_t>& avx2_kernels();
+template const KernelTable<std::uint32_t>& avx2_kernels();
 template const KernelTable<std::uint64_t>& avx2_kernels();
 template const KernelTable<float>& avx2_kernels();
 template const KernelTable<double>& avx2_kernels();

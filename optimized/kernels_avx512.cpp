@@ -23,18 +23,6 @@ namespace {
 
 using core::BFloat16;
 
-// Elements [i, n) one at a time; whether one of their divisors is 0.
-template <Operation Op, Operands Shape, class T>
-bool divide_rest(const T* a, const T* b, T* out, std::int64_t i, std::int64_t n) {
-    bool undefined = false;
-    for (; i < n; ++i) {
-        const T y = kScalarB<Shape> ? b[0] : b[i];
-        out[i] = compute<Op>(kScalarA<Shape> ? a[0] : a[i], y);
-        undefined |= y == T(0);
-    }
-    return undefined;
-}
-
 // ---------------------------------------------------------------------------------------------
 // 64-bit division through f64. When |a| < 2^53 and 0 < |b| < 2^53 both convert exactly and the
 // argument of integer_division.hpp holds with p = 53: trunc and floor of the rounded quotient

@@ -649,16 +649,18 @@ TEST(OptimizedExhaustive8Bit, DivideEveryI8Pair) {
     expect_every_8bit_pair<std::int8_t>(ElementType::i8);
 }
 
-// 64-bit division (the AVX-512 path divides in f64 when both operands are below 2^53 in
-// magnitude): operands on both sides of 2^53, MIN, MAX, -1, 0 and random ones, mixed in every
-// vector so that the exact lanes and the fallback meet, as vectors and against scalars.
+// 16-, 32- and 64-bit division (the AVX2 path divides in f32 or f64, 64-bit only below 2^51 in
+// magnitude; the AVX-512 one below 2^53): operands on both sides of those bounds and of each
+// type's own, MIN, MAX, -1, 0 and random ones, mixed in every vector so that the exact lanes
+// and the fallback meet, as vectors and against scalars.
 template <class T>
-std::vector<T> values_64() {
+std::vector<T> division_values() {
     using L = std::numeric_limits<T>;
     std::vector<T> out{
         T(0), T(1), T(2), T(3), T(7), T(10), L::max(), L::min(), T(L::max() - 1), T(L::max() / 3)};
-    for (const int k : {31, 32, 52, 53, 54, 62})
+    for (const int k : {7, 8, 15, 16, 24, 31, 32, 50, 51, 52, 53, 54, 62})
         for (const std::int64_t delta : {-1, 0, 1}) {
+            if (k >= L::digits + (std::is_signed_v<T> ? 1 : 0)) continue;
             const auto p =
                 static_cast<T>((std::uint64_t{1} << k) + static_cast<std::uint64_t>(delta));
             out.push_back(p);
@@ -667,16 +669,18 @@ std::vector<T> values_64() {
     if constexpr (std::is_signed_v<T>)
         out.insert(out.end(), {T(-1), T(-2), T(-3), T(-7), T(L::min() + 1)});
     std::mt19937_64 rng(53);
+    constexpr int kBits = 8 * sizeof(T);
     while (out.size() < 96) {
-        const int bits = 1 + static_cast<int>(rng() % 64);
-        out.push_back(static_cast<T>(rng() >> (64 - bits)) * (rng() & 1 ? T(1) : T(-1)));
+        const int bits = 1 + static_cast<int>(rng() % kBits);
+        out.push_back(
+            static_cast<T>(static_cast<T>(rng() >> (64 - bits)) * (rng() & 1 ? T(1) : T(-1))));
     }
     return out;
 }
 
 template <class T>
-void expect_divisions_64(ElementType type) {
-    const std::vector<T> v = values_64<T>();
+void expect_division_pairs(ElementType type) {
+    const std::vector<T> v = division_values<T>();
     std::vector<T> xs, ys;  // every pair
     for (const T x : v)
         for (const T y : v) {
@@ -696,12 +700,28 @@ void expect_divisions_64(ElementType type) {
     expect_division_cases<T>(type, cases);
 }
 
-TEST(OptimizedDivision64, Int64AroundTwoTo53) {
-    expect_divisions_64<std::int64_t>(ElementType::i64);
+TEST(OptimizedDivisionPairs, Int16) {
+    expect_division_pairs<std::int16_t>(ElementType::i16);
 }
 
-TEST(OptimizedDivision64, UInt64AroundTwoTo53) {
-    expect_divisions_64<std::uint64_t>(ElementType::u64);
+TEST(OptimizedDivisionPairs, UInt16) {
+    expect_division_pairs<std::uint16_t>(ElementType::u16);
+}
+
+TEST(OptimizedDivisionPairs, Int32) {
+    expect_division_pairs<std::int32_t>(ElementType::i32);
+}
+
+TEST(OptimizedDivisionPairs, UInt32) {
+    expect_division_pairs<std::uint32_t>(ElementType::u32);
+}
+
+TEST(OptimizedDivisionPairs, Int64AroundTwoTo51And53) {
+    expect_division_pairs<std::int64_t>(ElementType::i64);
+}
+
+TEST(OptimizedDivisionPairs, UInt64AroundTwoTo51And53) {
+    expect_division_pairs<std::uint64_t>(ElementType::u64);
 }
 
 // i32 and u32 by one divisor (the AVX2 multiply-and-shift path): about 2000 divisors (every
@@ -783,4 +803,59 @@ TEST(OptimizedScalarDivisor, Int32ManyDivisors) {
 
 TEST(OptimizedScalarDivisor, UInt32ManyDivisors) {
     expect_scalar_divisors_32<std::uint32_t>(ElementType::u32);
+}
+
+namespace {
+
+// i16 and u16 by one divisor (the AVX2 multiply-and-shift path in 16-bit lanes): every dividend
+// against |d| < 40, the powers of two and their neighbours, MIN, MAX and random divisors, floor
+// and truncation, through every kernel set, bit for bit.
+template <class T>
+void expect_scalar_divisors_16(ElementType type) {
+    using L = std::numeric_limits<T>;
+    std::vector<T> divisors{L::min(), L::max(), T(L::min() + 1), T(L::max() - 1)};
+    for (std::int64_t d = std::is_signed_v<T> ? -39 : 0; d < 40; ++d)
+        divisors.push_back(static_cast<T>(d));
+    for (int k = 6; k < 16; ++k)
+        for (const int delta : {-1, 0, 1}) {
+            const int p = (1 << k) + delta;
+            divisors.push_back(static_cast<T>(p));
+            if constexpr (std::is_signed_v<T>) divisors.push_back(static_cast<T>(-p));
+        }
+    std::mt19937 rng(16);
+    for (int i = 0; i < 16; ++i)
+        divisors.push_back(static_cast<T>(rng()));
+    Tensor a = Tensor::zeros(type, {65536 + 5});
+    T* values = reinterpret_cast<T*>(a.bytes.data());
+    for (std::int64_t i = 0; i < a.size(); ++i)
+        values[i] = static_cast<T>(i);
+    const OpVersion& op = *core::find_op_version("openvino.Divide-1");
+    for (const T d : divisors) {
+        Tensor b = Tensor::zeros(type, {});
+        std::memcpy(b.bytes.data(), &d, sizeof d);
+        for (const char* floor : {"true", "false"}) {
+            const AttributeMap attributes{{"m_pythondiv", floor}};
+            const core::OpOutput expected = reference::run(op, attributes, a, b);
+            for (const auto isa : isas()) {
+                optimized::set_isa_override(isa);
+                const core::OpOutput actual = optimized::run(op, attributes, a, b, 1);
+                const std::string where = std::string(core::name(type)) +
+                                          " d=" + std::to_string(d) + " floor=" + floor +
+                                          " isa=" + isa_name(isa);
+                ASSERT_EQ((compare_values<T>(expected.value, actual.value)), "") << where;
+                ASSERT_EQ(actual.undefined, expected.undefined) << where;
+            }
+            optimized::set_isa_override(std::nullopt);
+        }
+    }
+}
+
+}  // namespace
+
+TEST(OptimizedScalarDivisor, Int16EveryDividend) {
+    expect_scalar_divisors_16<std::int16_t>(ElementType::i16);
+}
+
+TEST(OptimizedScalarDivisor, UInt16EveryDividend) {
+    expect_scalar_divisors_16<std::uint16_t>(ElementType::u16);
 }
