@@ -3,7 +3,7 @@
 // with intra-op threads = all cores. Prints one JSON line per row with the keys eltwise-bench
 // uses; the median of --reps timed session.run calls after --warmup untimed ones.
 // ONNX Div truncates integers, so ORT is a peer of the trunc rows only (floor rows: n/a).
-// Inputs use the ranges of bench/input_fill.hpp (from a 32-bit hash, not the same values).
+// Inputs use rows.json's integer_inputs ranges (from a 32-bit hash, not the same values as eltwise-bench).
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
