@@ -11,7 +11,7 @@ const std::vector<Adapter>& adapters() {
         {"torch", "PyTorch (Debian python3-torch)", "{python} {adapters}/torch/torch_backend.py"},
         {"numpy", "numpy (Debian python3-numpy)", "{python} {adapters}/numpy/numpy_backend.py"},
         {"onednn", "oneDNN binary primitive (Debian libdnnl-dev)",
-         "{host} {lib}/libeltwise_onednn_plugin.so"},
+         "{host} {lib}/libeltwise_onednn_plugin.so", "ONEDNN_MAX_CPU_ISA"},
         {"xnnpack", "XNNPACK multiply/divide nd operators (Debian libxnnpack-dev)",
          "{host} {lib}/libeltwise_xnnpack_plugin.so"},
         // From the package index, in .venv (backends/adapters/requirements.lock).
@@ -32,7 +32,7 @@ const std::vector<Adapter>& adapters() {
         {"mlx", "MLX on the CPU (PyPI mlx, mlx-cpu)",
          "{venv_python} {adapters}/mlx/mlx_backend.py"},
         {"onednn-2026", "oneDNN binary primitive, current release (PyPI onednn, onednn-devel)",
-         "{host} {lib}/libeltwise_onednn2026_plugin.so"},
+         "{host} {lib}/libeltwise_onednn2026_plugin.so", "ONEDNN_MAX_CPU_ISA"},
     };
     return table;
 }

@@ -73,11 +73,15 @@ std::unique_ptr<backends::Backend> open_backend(const std::string& name,
 
 void apply_isa_cap(const RunOptions& o) {
     const backends::Adapter* a = o.backend.empty() ? nullptr : backends::find_adapter(o.backend);
-    if (!a || a->isa_cap_env.empty())
-        throw std::invalid_argument(
-            "--isa-cap needs an adapter whose library has an ISA knob "
-            "(openvino, openvino-onnx), not '" +
-            (o.backend.empty() ? o.backend_cmd : o.backend) + "'");
+    if (!a || a->isa_cap_env.empty()) {
+        std::string with_knob;
+        for (const backends::Adapter& x : backends::adapters())
+            if (!x.isa_cap_env.empty())
+                with_knob += (with_knob.empty() ? "" : ", ") + std::string(x.name);
+        throw std::invalid_argument("--isa-cap needs an adapter whose library has an ISA knob (" +
+                                    with_knob + "), not '" +
+                                    (o.backend.empty() ? o.backend_cmd : o.backend) + "'");
+    }
     std::string value = o.isa_cap;
     std::transform(value.begin(), value.end(), value.begin(), ::toupper);
     ::setenv(std::string(a->isa_cap_env).c_str(), value.c_str(), 1);

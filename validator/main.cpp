@@ -80,9 +80,10 @@ void add_run_options(CLI::App& run, runner::RunOptions& o) {
     run.add_option("--label", o.label,
                    "The backend's name in reports (default: its hello's name and version)");
     run.add_option("--expected", o.expected, "Expected deviations (PATTERN STATUS lines)");
-    run.add_option("--isa-cap", o.isa_cap,
-                   "Cap the adapter's library to an ISA through its own knob (avx2; OpenVINO: "
-                   "ONEDNN_MAX_CPU_ISA); the platform facts then lack the features above it");
+    run.add_option(
+        "--isa-cap", o.isa_cap,
+        "Cap the adapter's library to an ISA through its own knob (avx2; OpenVINO and "
+        "oneDNN: ONEDNN_MAX_CPU_ISA); the platform facts then lack the features above it");
     run.add_option(
         "--profile", o.profile,
         "The backend's profile: declared behaviours (TOML, backends/PROTOCOL.md section 14)");
