@@ -420,8 +420,7 @@ void check_consistent(const core::Tensor& t) {
                                std::to_string(expected));
 }
 
-}  // namespace
-
+// The descr a type is stored as: "<f4", "|u1"; bf16 travels as raw "<u2" bits.
 std::string npy_descr(ElementType t) {
     // bf16 has no numpy dtype: its raw bits travel as uint16.
     const ElementType stored = t == ElementType::bf16 ? ElementType::u16 : t;
@@ -430,6 +429,8 @@ std::string npy_descr(ElementType t) {
             return std::string(n.size == 1 ? "|" : "<") + n.code + std::to_string(n.size);
     throw std::logic_error("no npy descr for " + std::string(core::name(t)));
 }
+
+}  // namespace
 
 std::string npy_preamble(ElementType type, const core::Shape& shape) {
     const std::string dict = "{'descr': '" + npy_descr(type) +

@@ -58,8 +58,6 @@ void check_npy_data_size(const NpyHeader& header, core::ElementType type, std::u
 core::TensorView view_npy(std::span<const std::byte> region, std::optional<core::ElementType> dtype,
                           const std::string& path);
 
-// The descr a type is stored as: "<f4", "|u1"; bf16 travels as raw "<u2" bits.
-std::string npy_descr(core::ElementType t);
 // Magic, version, header length and dict of a C-order little-endian file, padded with spaces
 // and '\n' to a multiple of 64 bytes as numpy writes it (which aligns the data for any type).
 std::string npy_preamble(core::ElementType t, const core::Shape& shape);

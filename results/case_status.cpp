@@ -38,12 +38,6 @@ std::optional<Status> parse_status(std::string_view text) {
     return std::nullopt;
 }
 
-int severity(Status s) {
-    for (std::size_t i = 0; i < kStatusesWorstFirst.size(); ++i)
-        if (kStatusesWorstFirst[i] == s) return static_cast<int>(i);
-    return static_cast<int>(kStatusesWorstFirst.size());
-}
-
 bool is_deviation(Status s) {
     return s != Status::passed && s != Status::refused_undefined && s != Status::unsupported &&
            s != Status::skipped && s != Status::deviates_as_declared;

@@ -64,7 +64,4 @@ inline constexpr std::array<Status, 12> kStatusesWorstFirst = {Status::crashed,
                                                                Status::refused_undefined,
                                                                Status::passed};
 
-// The status's position in kStatusesWorstFirst: smaller is worse.
-int severity(Status s);
-
 }  // namespace results

@@ -13,6 +13,27 @@
 namespace runner {
 namespace {
 
+// The timeout of one case: the base, times the case's bytes in units of 64 MiB when larger.
+double case_timeout(double base_seconds, const case_sources::CaseData& data) {
+    const double bytes =
+        3.0 * static_cast<double>(std::max(data.a.bytes.size(), data.b.bytes.size()));
+    return base_seconds * std::max(1.0, bytes / (64.0 * 1024 * 1024));
+}
+
+// B with every zero divisor replaced by 1: the same call without undefined elements.
+core::Tensor with_defined_divisors(const core::Tensor& b) {
+    core::Tensor out = b;
+    if (core::is_floating(b.type)) return out;
+    const std::size_t size = core::byte_size(b.type);
+    for (std::size_t i = 0; i + size <= out.bytes.size(); i += size) {
+        const auto element = std::span(out.bytes).subspan(i, size);
+        if (std::all_of(element.begin(), element.end(),
+                        [](std::byte x) { return x == std::byte{0}; }))
+            element[std::endian::native == std::endian::little ? 0 : size - 1] = std::byte{1};
+    }
+    return out;
+}
+
 constexpr std::int64_t kReferenceLimit = std::int64_t{1} << 20;
 constexpr std::int64_t kOverlapElements = std::int64_t{1} << 16;
 
@@ -253,25 +274,6 @@ core::OpOutput expected_output(const core::OpVersion& op, const case_sources::Ca
     if (core::element_count(out) > kReferenceLimit)
         return optimized::run(op, data.attributes, data.a, data.b);
     return reference::run(op, data.attributes, data.a, data.b);
-}
-
-double case_timeout(double base_seconds, const case_sources::CaseData& data) {
-    const double bytes =
-        3.0 * static_cast<double>(std::max(data.a.bytes.size(), data.b.bytes.size()));
-    return base_seconds * std::max(1.0, bytes / (64.0 * 1024 * 1024));
-}
-
-core::Tensor with_defined_divisors(const core::Tensor& b) {
-    core::Tensor out = b;
-    if (core::is_floating(b.type)) return out;
-    const std::size_t size = core::byte_size(b.type);
-    for (std::size_t i = 0; i + size <= out.bytes.size(); i += size) {
-        const auto element = std::span(out.bytes).subspan(i, size);
-        if (std::all_of(element.begin(), element.end(),
-                        [](std::byte x) { return x == std::byte{0}; }))
-            element[std::endian::native == std::endian::little ? 0 : size - 1] = std::byte{1};
-    }
-    return out;
 }
 
 CaseResult evaluate_case(backends::Backend& backend, const core::OpVersion& op,

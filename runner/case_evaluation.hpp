@@ -57,17 +57,11 @@ core::OpOutput expected_output(const core::OpVersion& op, const case_sources::Ca
 // The output's element count; throws core::Error when the spec rejects the inputs.
 std::int64_t output_elements(const core::OpVersion& op, const case_sources::CaseData& data);
 
-// The timeout of one case: the base, times the case's bytes in units of 64 MiB when larger.
-double case_timeout(double base_seconds, const case_sources::CaseData& data);
-
-// B with every zero divisor replaced by 1: the same call without undefined elements.
-core::Tensor with_defined_divisors(const core::Tensor& b);
-
 // Runs the case on the backend and classifies the answer; call ids are taken from
 // `next_call_id` (two when the call is re-run). Never throws: a case the validator cannot run
 // ends as ERROR.
 // - A valid call that the backend rejects or fails while it has undefined elements is re-run
-//   with those made defined (with_defined_divisors); when that passes, the case is
+//   with every zero divisor made 1; when that passes, the case is
 //   REFUSED_UNDEFINED, otherwise it takes the re-run's status (PROTOCOL.md section 10).
 // - An invalid call rejected with a reason class (PROTOCOL.md section 6) other than "other"
 //   that is not the class of its invalidity is FAILED, category `rejection_reason`.

@@ -21,6 +21,33 @@ std::string join(const std::vector<std::int64_t>& v) {
     return s + "]";
 }
 
+// Compares element by element: bits must match, except that any NaN matches any NaN and
+// expected-undefined elements are skipped. Returns one line per mismatch, at most `limit`
+// lines plus a count of the rest.
+std::vector<std::string> compare_outputs(const core::OpOutput& expected,
+                                         const core::OpOutput& actual, std::size_t limit = 8) {
+    const core::Tensor& x = expected.value;
+    const core::Tensor& y = actual.value;
+    if (x.type != y.type)
+        return {"element type " + std::string(core::name(y.type)) + ", expected " +
+                std::string(core::name(x.type))};
+    if (x.shape != y.shape)
+        return {"output shape " + core::to_string(y.shape) + ", expected " +
+                core::to_string(x.shape)};
+    std::vector<std::string> lines;
+    std::size_t mismatches = 0;
+    for (std::int64_t i = 0; i < x.size(); ++i) {
+        if (std::binary_search(expected.undefined.begin(), expected.undefined.end(), i)) continue;
+        if (same_element(x, y, i)) continue;
+        if (++mismatches <= limit)
+            lines.push_back("element " + std::to_string(i) + ": got " + core::format_element(y, i) +
+                            ", expected " + core::format_element(x, i));
+    }
+    if (mismatches > limit)
+        lines.push_back("... " + std::to_string(mismatches - limit) + " more mismatching elements");
+    return lines;
+}
+
 std::vector<std::string> check_one(const Check& check, const Evaluate& evaluate,
                                    bool reports_undefined) {
     const Expected& want = check.expected;
@@ -60,30 +87,6 @@ const char* name(Category c) {
             return "rejects invalid input";
     }
     return "?";
-}
-
-std::vector<std::string> compare_outputs(const core::OpOutput& expected,
-                                         const core::OpOutput& actual, std::size_t limit) {
-    const core::Tensor& x = expected.value;
-    const core::Tensor& y = actual.value;
-    if (x.type != y.type)
-        return {"element type " + std::string(core::name(y.type)) + ", expected " +
-                std::string(core::name(x.type))};
-    if (x.shape != y.shape)
-        return {"output shape " + core::to_string(y.shape) + ", expected " +
-                core::to_string(x.shape)};
-    std::vector<std::string> lines;
-    std::size_t mismatches = 0;
-    for (std::int64_t i = 0; i < x.size(); ++i) {
-        if (std::binary_search(expected.undefined.begin(), expected.undefined.end(), i)) continue;
-        if (same_element(x, y, i)) continue;
-        if (++mismatches <= limit)
-            lines.push_back("element " + std::to_string(i) + ": got " + core::format_element(y, i) +
-                            ", expected " + core::format_element(x, i));
-    }
-    if (mismatches > limit)
-        lines.push_back("... " + std::to_string(mismatches - limit) + " more mismatching elements");
-    return lines;
 }
 
 CaseOutcome run_case(const SpecCase& c, const Evaluate& evaluate, bool reports_undefined) {

@@ -24,12 +24,6 @@ struct CaseOutcome {
     bool passed() const { return failures.empty() && checks > 0; }
 };
 
-// Compares element by element: bits must match, except that any NaN matches any NaN and
-// expected-undefined elements are skipped. Returns one line per mismatch, at most `limit`
-// lines plus a count of the rest.
-std::vector<std::string> compare_outputs(const core::OpOutput& expected,
-                                         const core::OpOutput& actual, std::size_t limit = 8);
-
 // Runs every check of the case. `reports_undefined`: the implementation marks undefined
 // elements itself (the reference does), so its list must equal the expected one.
 CaseOutcome run_case(const SpecCase& c, const Evaluate& evaluate, bool reports_undefined);
