@@ -327,11 +327,15 @@ std::vector<ShapeCase> large_cases(BroadcastRule rule) {
         cases.push_back({{40, 1, 300, 1}, {5, 1, 5}, {}});
         cases.push_back({{600, 512}, {600, 1}, {}});
         cases.push_back({{}, {300007}, {}});
-        // Row-by-row tiles: the outer products (16,1,45,1)x(40,1,50) and (40,1,50)x(16,1,45,1)
-        // (sv and vs rows) and a vv row tile.
+        // Gathered tiles kept in the per-thread caches: the outer products (16,1,45,1)x(40,1,50)
+        // and (40,1,50)x(16,1,45,1), and a vv tile.
         cases.push_back({{16, 1, 45, 1}, {40, 1, 50}, {}});
         cases.push_back({{40, 1, 50}, {16, 1, 45, 1}, {}});
         cases.push_back({{30, 1, 50}, {1, 200, 50}, {}});
+        // Row-by-row tiles (more distinct tiles than kGatherSlots): sv, vs and vv rows.
+        cases.push_back({{4, 1, 45, 1}, {140, 1, 50}, {}});
+        cases.push_back({{140, 1, 50}, {4, 1, 45, 1}, {}});
+        cases.push_back({{200, 1, 3, 50}, {1, 150, 1, 50}, {}});
     }
     if (rule == BroadcastRule::pdpd)
         cases.push_back({{3000, 100}, {3000}, {{"auto_broadcast_axis", "0"}}});
@@ -653,6 +657,13 @@ TEST(OptimizedExhaustive8Bit, DivideEveryI8Pair) {
 // magnitude; the AVX-512 one below 2^53): operands on both sides of those bounds and of each
 // type's own, MIN, MAX, -1, 0 and random ones, mixed in every vector so that the exact lanes
 // and the fallback meet, as vectors and against scalars.
+// -x modulo 2^N, through the unsigned type: -MIN would overflow.
+template <class T>
+T negated(T x) {
+    using U = std::make_unsigned_t<T>;
+    return static_cast<T>(static_cast<U>(U{0} - static_cast<U>(x)));
+}
+
 template <class T>
 std::vector<T> division_values() {
     using L = std::numeric_limits<T>;
@@ -664,7 +675,7 @@ std::vector<T> division_values() {
             const auto p =
                 static_cast<T>((std::uint64_t{1} << k) + static_cast<std::uint64_t>(delta));
             out.push_back(p);
-            if constexpr (std::is_signed_v<T>) out.push_back(static_cast<T>(0 - p));
+            if constexpr (std::is_signed_v<T>) out.push_back(negated(p));
         }
     if constexpr (std::is_signed_v<T>)
         out.insert(out.end(), {T(-1), T(-2), T(-3), T(-7), T(L::min() + 1)});
@@ -672,8 +683,8 @@ std::vector<T> division_values() {
     constexpr int kBits = 8 * sizeof(T);
     while (out.size() < 96) {
         const int bits = 1 + static_cast<int>(rng() % kBits);
-        out.push_back(
-            static_cast<T>(static_cast<T>(rng() >> (64 - bits)) * (rng() & 1 ? T(1) : T(-1))));
+        const auto x = static_cast<T>(rng() >> (64 - bits));
+        out.push_back(rng() & 1 ? x : negated(x));
     }
     return out;
 }
