@@ -333,9 +333,9 @@ std::vector<ShapeCase> large_cases(BroadcastRule rule) {
         cases.push_back({{40, 1, 50}, {16, 1, 45, 1}, {}});
         cases.push_back({{30, 1, 50}, {1, 200, 50}, {}});
         // Row-by-row tiles (more distinct tiles than kGatherSlots): sv, vs and vv rows.
-        cases.push_back({{4, 1, 45, 1}, {140, 1, 50}, {}});
-        cases.push_back({{140, 1, 50}, {4, 1, 45, 1}, {}});
-        cases.push_back({{200, 1, 3, 50}, {1, 150, 1, 50}, {}});
+        cases.push_back({{2, 1, 45, 1}, {130, 1, 50}, {}});
+        cases.push_back({{130, 1, 50}, {2, 1, 45, 1}, {}});
+        cases.push_back({{130, 1, 41, 50}, {1, 2, 1, 50}, {}});
     }
     if (rule == BroadcastRule::pdpd)
         cases.push_back({{3000, 100}, {3000}, {{"auto_broadcast_axis", "0"}}});
