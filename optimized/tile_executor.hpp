@@ -20,51 +20,15 @@ inline constexpr std::int64_t kParallelThreshold = 65536;
 
 namespace tile_detail {
 
-// A per-thread buffer holding one input's values for a tile gathered into it. Tiles with the
-// same first offset and row count hold the same values (a broadcast input repeats).
+// A per-thread buffer holding one input's values for the most recent tile gathered into it.
+// Tiles with the same first offset and row count hold the same values (a broadcast input
+// repeats), so consecutive tiles often reuse it without gathering again.
 template <class T>
 struct GatherBuffer {
     std::unique_ptr<T[]> data;
     std::int64_t offset = -1;
     std::int64_t rows = 0;
 };
-
-// One input's gathered tiles, kept for reuse, the oldest replaced first. Its slots hold every
-// distinct tile of the input when there are at most kGatherSlots (the spec's outer product
-// (80,1,60,1)x(70,1,50): B's 70 tiles, each met again for every row of A), so that each is
-// gathered once per thread; otherwise one slot, reused by consecutive tiles. 128 tiles of 4096
-// f32 are 2 MiB, about a core's L2.
-inline constexpr std::int64_t kGatherSlots = 128;
-
-template <class T>
-struct GatherCache {
-    std::vector<GatherBuffer<T>> slots;
-    std::size_t next = 0;  // the slot replaced next
-
-    GatherBuffer<T>& slot_for(std::int64_t offset, std::int64_t rows, bool& hit) {
-        for (GatherBuffer<T>& b : slots)
-            if (b.offset == offset && b.rows == rows) return hit = true, b;
-        hit = false;
-        GatherBuffer<T>& b = slots[next];
-        next = (next + 1) % slots.size();
-        return b;
-    }
-};
-
-// An upper bound on the distinct tiles of one input: the indices of the dims before the tiled
-// one, and the chunks of the tiled one, along which the input moves.
-inline std::int64_t distinct_tiles(const TilePlan& p, std::int64_t LoopDim::*stride) {
-    std::int64_t n = p.dims[p.tiled].*stride != 0 ? p.chunks : 1;
-    for (std::size_t d = 0; d < p.tiled; ++d)
-        if (p.dims[d].*stride != 0) n *= p.dims[d].extent;
-    return n;
-}
-
-// The slots an input's cache gets: all its distinct tiles when they fit, else one.
-inline std::size_t gather_slots(const TilePlan& p, std::int64_t LoopDim::*stride) {
-    const std::int64_t distinct = distinct_tiles(p, stride);
-    return static_cast<std::size_t>(distinct <= kGatherSlots ? distinct : 1);
-}
 
 template <class T>
 struct Operand {
@@ -105,7 +69,7 @@ T* gather_dims(const TilePlan& p, std::size_t d, std::int64_t rows, std::int64_t
 
 template <class T>
 Operand<T> operand(const TilePlan& p, const TileStart& s, std::int64_t offset,
-                   std::int64_t LoopDim::*stride, const T* base, GatherCache<T>& cache) {
+                   std::int64_t LoopDim::*stride, const T* base, GatherBuffer<T>& buffer) {
     switch (tile_layout(p, s.rows, stride)) {
         case TileLayout::scalar:
             return {base + offset, true};
@@ -114,9 +78,7 @@ Operand<T> operand(const TilePlan& p, const TileStart& s, std::int64_t offset,
         case TileLayout::gathered:
             break;
     }
-    bool hit = false;
-    GatherBuffer<T>& buffer = cache.slot_for(offset, s.rows, hit);
-    if (!hit) {
+    if (buffer.offset != offset || buffer.rows != s.rows) {
         gather_dims(p, p.tiled, s.rows, stride, base + offset, buffer.data.get());
         buffer.offset = offset;
         buffer.rows = s.rows;
@@ -133,12 +95,11 @@ struct Job {
     const T* a;
     const T* b;
     T* out;
-    bool cached;  // every distinct tile of both inputs fits their gather caches
 };
 
 template <class T>
 struct Scratch {
-    GatherCache<T> a, b;
+    GatherBuffer<T> a, b;
     std::vector<std::int64_t> undefined;  // flat indices, ascending
 };
 
@@ -184,7 +145,7 @@ void run_tile(const Job<T>& job, std::int64_t tile, Scratch<T>& scratch) {
     const TileStart s = tile_start(job.plan, tile);
     const std::int64_t n = s.rows * job.plan.row_elements;
     const LoopDim& inner = job.plan.dims.back();
-    if (!job.cached && job.plan.tiled + 1 < job.plan.dims.size() && inner.extent >= kRowSpan &&
+    if (job.plan.tiled + 1 < job.plan.dims.size() && inner.extent >= kRowSpan &&
         (inner.a_stride != 0 || inner.b_stride != 0) &&
         (tile_layout(job.plan, s.rows, &LoopDim::a_stride) == TileLayout::gathered ||
          tile_layout(job.plan, s.rows, &LoopDim::b_stride) == TileLayout::gathered)) {
@@ -220,26 +181,13 @@ inline std::pair<std::int64_t, std::int64_t> share(std::int64_t tiles, int index
     return {first, first + base + (index < extra ? 1 : 0)};
 }
 
-// Whether both inputs' distinct tiles fit their caches (then no tile is computed row by row).
-inline bool fits_gather_caches(const TilePlan& plan) {
-    if (plan.tiled + 1 == plan.dims.size()) return false;  // one-dim tiles never gather
-    return distinct_tiles(plan, &LoopDim::a_stride) <= kGatherSlots &&
-           distinct_tiles(plan, &LoopDim::b_stride) <= kGatherSlots;
-}
-
 template <class T>
 std::vector<Scratch<T>> make_scratch(const TilePlan& plan, int workers) {
     std::vector<Scratch<T>> scratch(static_cast<std::size_t>(workers));
     if (plan.tiled + 1 == plan.dims.size()) return scratch;  // one-dim tiles never gather
-    const std::size_t a_slots = gather_slots(plan, &LoopDim::a_stride);
-    const std::size_t b_slots = gather_slots(plan, &LoopDim::b_stride);
     for (auto& s : scratch) {
-        s.a.slots.resize(a_slots);
-        s.b.slots.resize(b_slots);
-        for (auto& slot : s.a.slots)
-            slot.data = std::make_unique_for_overwrite<T[]>(kTileElements);
-        for (auto& slot : s.b.slots)
-            slot.data = std::make_unique_for_overwrite<T[]>(kTileElements);
+        s.a.data = std::make_unique_for_overwrite<T[]>(kTileElements);
+        s.b.data = std::make_unique_for_overwrite<T[]>(kTileElements);
     }
     return scratch;
 }
@@ -256,7 +204,7 @@ void execute(const core::BroadcastPlan& broadcast, Operation op, const T* a, con
     undefined.clear();
     const TilePlan plan = make_tile_plan(broadcast);
     if (plan.tile_count == 0) return;
-    const Job<T> job{plan, kernels_for<T>(isa), op, a, b, out, fits_gather_caches(plan)};
+    const Job<T> job{plan, kernels_for<T>(isa), op, a, b, out};
     const std::int64_t wanted = plan.element_count < kParallelThreshold ? 1 : threads;
     const int workers = static_cast<int>(std::clamp<std::int64_t>(wanted, 1, plan.tile_count));
     std::vector<Scratch<T>> scratch = make_scratch<T>(plan, workers);
