@@ -1,5 +1,7 @@
 #include "backends/adapter_table.hpp"
 
+#include <cstdlib>
+
 #include "backends/process_backend.hpp"
 
 namespace backends {
@@ -56,6 +58,11 @@ std::string adapter_command(const Adapter& adapter, const AdapterPaths& paths) {
             command.replace(at, key.size(), word);
     }
     return command;
+}
+
+std::vector<std::string> adapter_environment(const AdapterPaths& paths) {
+    const char* given = std::getenv("PYTHONPATH");
+    return {"PYTHONPATH=" + paths.python_kit + (given && *given ? ":" + std::string(given) : "")};
 }
 
 }  // namespace backends

@@ -23,12 +23,17 @@ const std::vector<Adapter>& adapters();
 const Adapter* find_adapter(std::string_view name);  // nullptr: no such adapter
 
 // Where the pieces are: the interpreters (Debian's python3 and the project's .venv python), the
-// plugin host, the plugin directory and the adapters' source folder.
+// plugin host, the plugin directory, the adapters' source folder and the Python adapter kit's
+// folder (backends/kit/python).
 struct AdapterPaths {
-    std::string python, venv_python, node, host, lib, adapters;
+    std::string python, venv_python, node, host, lib, adapters, python_kit;
 };
 
 // The adapter's command line for these paths.
 std::string adapter_command(const Adapter& adapter, const AdapterPaths& paths);
+
+// What the adapter's process adds to its environment: the kit's folder first on PYTHONPATH, so
+// that the in-repo adapters import the kit that came with this validator.
+std::vector<std::string> adapter_environment(const AdapterPaths& paths);
 
 }  // namespace backends

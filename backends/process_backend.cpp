@@ -230,8 +230,9 @@ ProcessBackend::~ProcessBackend() {
 // cores from the other process, which works while the child waits: a child whose OpenMP wait
 // policy the user left unset sleeps instead (measured in perf: libgomp's spin loop was the
 // largest single item of an exhaustive16 run through the host).
-std::vector<std::string> child_environment(const std::string& scratch) {
-    std::vector<std::string> env{"ELTWISE_SCRATCH=" + scratch};
+std::vector<std::string> child_environment(const std::string& scratch,
+                                           std::vector<std::string> env) {
+    env.push_back("ELTWISE_SCRATCH=" + scratch);
     if (!std::getenv("OMP_WAIT_POLICY")) env.push_back("OMP_WAIT_POLICY=passive");
     return env;
 }
@@ -239,7 +240,7 @@ std::vector<std::string> child_environment(const std::string& scratch) {
 ProcessBackend::Started ProcessBackend::start() const {
     std::unique_ptr<ChildProcess> child;
     try {
-        child = std::make_unique<ChildProcess>(options_.argv, child_environment(scratch_.path()),
+        child = std::make_unique<ChildProcess>(options_.argv, child_environment(scratch_.path(), options_.environment),
                                                options_.stderr_tail_lines);
     } catch (const std::system_error& e) {
         throw BackendStartError("backend `" + command_ + "`: " + e.what());

@@ -1,9 +1,9 @@
 #!/usr/bin/python3
-"""The numpy example backend with one fault, for the validator's integration tests.
+"""The adapter kit's numpy example with one fault, for the validator's integration tests.
 
 Usage: fault_backend.py --fault KIND [--on-op ID] [--on-dtype T]
 
-It answers like backends/examples/numpy_backend.py, except on the requests that match the
+It answers like the adapter kit's example (eltwise_adapter_kit.example), except on the requests that match the
 filters (op-version id, A's dtype; each filter is optional, default: every request):
   crash-abrt    os.abort()                       crash-segv  SIGSEGV to itself
   exit          sys.exit(3) without answering    hang        sleeps forever
@@ -29,10 +29,10 @@ import signal
 import sys
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples"))
-import numpy_backend as nb  # noqa: E402  (the one copy of the backend logic)
-
-import numpy as np  # noqa: E402
+import eltwise_adapter_kit as kit
+from eltwise_adapter_kit import example as nb  # the one copy of the backend logic
+from eltwise_adapter_kit import tensors
+import numpy as np
 
 
 def sleep_forever():
@@ -41,9 +41,8 @@ def sleep_forever():
 
 
 def truncate_output(path, result):
-    written = nb.save_output(path, result)
+    tensors.save_output(path, result)
     os.truncate(path, os.path.getsize(path) // 2)
-    return written
 
 
 def other_dtype(result):
@@ -57,19 +56,19 @@ STOPS = {
     "exit": lambda: sys.exit(3),
     "hang": sleep_forever,
 }
-# Faults in how an `ok` answer's output is written: fn(path, result) -> what was written.
+# Faults in how an `ok` answer's output is written: fn(path, result), to the file `out`.
 SAVES = {
-    "no-output": lambda path, result: result,
+    "no-output": lambda path, result: None,
     "truncated": truncate_output,
-    "wrong-shape": lambda path, result: nb.save_output(path, result[..., np.newaxis]),
-    "wrong-dtype": lambda path, result: nb.save_output(path, other_dtype(result)),
+    "wrong-shape": lambda path, result: tensors.save_output(path, result[..., np.newaxis]),
+    "wrong-dtype": lambda path, result: tensors.save_output(path, other_dtype(result)),
 }
 ANSWERS = ["garbage", "wrong-id", "stderr-flood"]
 
 
 def region_overflow(request, result):
     """A header claiming one more element than the region holds after it."""
-    region = nb.REGION.get(request["out_region"])
+    region = tensors.REGION.get(request["out_region"])
     header = {"descr": result.dtype.str, "fortran_order": False,
               "shape": (request["out_region"]["bytes"] // result.dtype.itemsize + 1,)}
     f = io.BytesIO()
@@ -85,7 +84,7 @@ def region_shrink(request, result):
         print("fault_backend: the region was truncated", file=sys.stderr, flush=True)
     except OSError as e:
         print(f"fault_backend: truncating the region failed: {e}", file=sys.stderr, flush=True)
-    nb.write_output(request, result)
+    tensors.write_output(request, result)
 
 
 # Faults in the shared region: fn(request, result) writes (or not); the answer says in_region.
@@ -98,15 +97,11 @@ KINDS = sorted([*STOPS, *SAVES, *ANSWERS, *REGIONS, "bad-hello", "no-hello"])
 
 
 def region_answer(fault, request):
-    def evaluate_and_write(req):
-        result = np.asarray(nb.evaluate(req))
+    def write(req, result, dtype):
         REGIONS[fault](req, result)
-        return result
+        return True  # the answer says in_region whatever was written
 
-    response = nb.answer(request, evaluate=evaluate_and_write, save=lambda path, result: result)
-    if response.get("status") == "ok":
-        response["in_region"] = True
-    return response
+    return kit.answer(request, nb.evaluate, write)
 
 
 def matches(args, request):
@@ -126,7 +121,13 @@ def faulty_answer(fault, request):
     if fault == "stderr-flood":
         sys.stderr.write(("x" * 1023 + "\n") * (20 * 1024))
         sys.stderr.flush()
-    response = nb.answer(request, save=SAVES.get(fault, nb.save_output))
+    def save(req, result, dtype):
+        SAVES[fault](req["out"], result)
+        return False  # to the file, never the region
+
+    response = kit.answer(request, nb.evaluate, save if fault in SAVES else tensors.write_output)
+    if fault == "wrong-dtype" and response["status"] == "ok":  # name what was written
+        response["dtype"] = "f32" if response["dtype"] == "f64" else "f64"
     if fault == "wrong-id" and isinstance(response["id"], int):
         response["id"] += 1000
     return response
@@ -146,10 +147,10 @@ def main():
 
     def respond(request):
         if not matches(args, request):
-            return nb.answer(request)
+            return kit.answer(request, nb.evaluate)
         return faulty_answer(args.fault, request)
 
-    nb.serve(respond, greeting)
+    kit.serve(respond, greeting)
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The numpy example backend with one planted bug, to show that the validator catches it.
+"""The adapter kit's numpy example with one planted bug, to show that the validator catches it.
 
 Usage: planted_bug_backend.py --bug NAME [--graph-forms LIST]
   floor-for-trunc         the classic bug: integer division floors where the spec truncates
@@ -13,17 +13,14 @@ Usage: planted_bug_backend.py --bug NAME [--graph-forms LIST]
   wrong-rejection-reason  every rejection says its reason is the element type
   const-b-reciprocal      claims the graph forms runtime and const-b; in const-b, float division
                           multiplies by the reciprocal of the constant B (a folding rewrite)
-Everything else is answered exactly like backends/examples/numpy_backend.py. --graph-forms LIST
+Everything else is answered exactly like the kit's example (eltwise_adapter_kit.example). --graph-forms LIST
 (comma-separated) makes the hello claim those graph forms, which then all compute alike.
 """
 import argparse
-import os
-import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples"))
-import numpy_backend as nb  # noqa: E402  (the one copy of the backend logic)
-
-import numpy as np  # noqa: E402
+import eltwise_adapter_kit as kit
+from eltwise_adapter_kit import checks, example as nb  # the one copy of the backend logic
+import numpy as np
 
 
 def floor_for_trunc(request):
@@ -41,24 +38,24 @@ def lost_negative_zero(request):
 def accept_unbroadcastable(request):
     try:
         return nb.evaluate(request)
-    except nb.Rejected as e:
-        if e.kind != "shape":
+    except kit.Rejected as e:
+        if e.reason != "shape":
             raise
     op, dtype = request["op"], request["a"]["dtype"]
-    _, floor = nb.resolve_attributes(op, request.get("attributes", {}))
-    a, b = nb.load_input(request["a"]), nb.load_input(request["b"])
+    _, floor = checks.resolve_attributes(op, request.get("attributes", {}))
+    a, b = kit.load_input(request["a"]), kit.load_input(request["b"])
     return nb.compute(op, dtype, floor, a, np.resize(b, a.shape))
 
 
 def refuses_zero_divisor(request):
-    if nb.is_division(request["op"]) and not request["b"]["dtype"].startswith("f"):
-        if (nb.load_input(request["b"]) == 0).any():
+    if kit.is_division(request["op"]) and not request["b"]["dtype"].startswith("f"):
+        if (kit.load_input(request["b"]) == 0).any():
             raise ZeroDivisionError("integer division by zero")
     return floor_for_trunc(request)
 
 
 def const_b_reciprocal(request):
-    if request.get("graph_form") != "const-b" or not nb.is_division(request["op"]):
+    if request.get("graph_form") != "const-b" or not kit.is_division(request["op"]):
         return nb.evaluate(request)
     return nb.evaluate(request, compute=lambda op, dtype, floor, a, b:
                        nb.compute(op, dtype, floor, a, np.reciprocal(b)) if dtype[0] != "f"
@@ -72,7 +69,7 @@ BUGS = {"floor-for-trunc": floor_for_trunc, "lost-negative-zero": lost_negative_
 
 
 def answer(request, evaluate):
-    response = nb.answer(request, evaluate=evaluate)
+    response = kit.answer(request, evaluate)
     if evaluate is nb.evaluate and response.get("status") == "rejected":
         response["reason"] = "type"  # wrong-rejection-reason
     return response
@@ -86,13 +83,12 @@ def main():
     evaluate = BUGS[args.bug]
     greeting = nb.hello()
     if evaluate in (floor_for_trunc, refuses_zero_divisor):  # claims the pairs it gets wrong
-        greeting["ops"] = {op: [t for t in types if t in nb.NUMPY_TYPES]
-                           for op, types in nb.ALLOWED.items()}
+        greeting["ops"] = kit.claims(kit.NUMPY_TYPES, truncating_division=True)
     if evaluate is const_b_reciprocal:
         greeting["graph_forms"] = ["runtime", "const-b"]
     if args.graph_forms:
         greeting["graph_forms"] = args.graph_forms.split(",")
-    nb.serve(lambda request: answer(request, evaluate), greeting)
+    kit.serve(lambda request: answer(request, evaluate), greeting)
 
 
 if __name__ == "__main__":

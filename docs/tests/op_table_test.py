@@ -13,8 +13,8 @@ Fails (exit 1, one line per problem) when
       (list, tuple, set; dict or object keys) with 2 or more op-version ids; or a string that
       builds op-version ids from pieces (the op name or version as a format placeholder).
       NOT_COPIES lists the few literals that are something else, each with its reason;
-  (c) the Python helper (backends/examples/op_table.py) or the Node one (op_table.mjs next to
-      it) cannot load the table, from its default path or from ELTWISE_OP_TABLE, or they do not
+  (c) the Python helper (the adapter kit's eltwise_adapter_kit/op_table.py, backends/kit/python)
+      or the Node one (backends/examples/op_table.mjs) cannot load the table, from its default path or from ELTWISE_OP_TABLE, or they do not
       give exactly the table's op versions and element types.
 Files: those git lists (tracked, and new ones not ignored), minus node_modules/, .venv/, build/
 and fuzz/corpus/. ELTWISE_NODE names node (default: node on PATH). Python 3 standard library.
@@ -31,6 +31,9 @@ from pathlib import Path
 
 TABLE = "core/op_table.json"
 EXAMPLES = "backends/examples"
+PYTHON_KIT = "backends/kit/python"
+HELPER_FILES = {"op_table.py": f"{PYTHON_KIT}/eltwise_adapter_kit/op_table.py",
+                "op_table.mjs": f"{EXAMPLES}/op_table.mjs"}
 EXCLUDED_DIRS = {"build", "node_modules", ".venv", ".git"}
 EXCLUDED_PREFIXES = ("fuzz/corpus/",)
 MIN_TYPES, MIN_IDS = 3, 2
@@ -224,7 +227,7 @@ def check_copies(root, table, problems):
                 continue
             problems.append(f"{path}:{line}: {what}{f' in {owner}' if owner else ''}: a re-typed "
                             f"copy of the op-version table; read {TABLE} instead "
-                            f"({EXAMPLES}/op_table.py or op_table.mjs)")
+                            f"({' or '.join(HELPER_FILES.values())})")
     for path, owner in NOT_COPIES.keys() - used:
         problems.append(f"{path}: NOT_COPIES lists {owner}, which holds no type or op-id list "
                         "(any more): remove the entry")
@@ -235,7 +238,7 @@ def check_copies(root, table, problems):
 PYTHON_HELPER = """
 import json, sys
 sys.path.insert(0, sys.argv[1])
-import op_table
+from eltwise_adapter_kit import op_table
 print(json.dumps({"path": str(op_table.path()), "types": op_table.ELEMENT_TYPES}))
 """
 NODE_HELPER = """
@@ -261,7 +264,8 @@ def run_helper(name, cmd, env):
 def check_helpers(root, table, problems):
     examples = os.path.join(root, EXAMPLES)
     node = os.environ.get("ELTWISE_NODE") or shutil.which("node")
-    helpers = {"op_table.py": [sys.executable, "-c", PYTHON_HELPER, examples]}
+    helpers = {"op_table.py": [sys.executable, "-c", PYTHON_HELPER,
+                               os.path.join(root, PYTHON_KIT)]}
     if node:
         helpers["op_table.mjs"] = [node, "--input-type=module", "-e", NODE_HELPER,
                                    Path(examples, "op_table.mjs").resolve().as_uri()]
@@ -279,7 +283,7 @@ def check_helpers(root, table, problems):
             want = {op["id"]: op["element_types"] for op in rows}
             for name, cmd in helpers.items():
                 got = run_helper(name, cmd, {**env, **extra})
-                where = f"{EXAMPLES}/{name} ({label})"
+                where = f"{HELPER_FILES[name]} ({label})"
                 if isinstance(got, str):
                     problems.append(f"{where}: cannot load the table: {got}")
                 elif os.path.realpath(got["path"]) != os.path.realpath(file):

@@ -6,19 +6,17 @@ which truncates) or jnp.floor_divide (Divide-1 with m_pythondiv=true). README.md
     eltwise-validate run --backend-cmd ".venv/bin/python backends/adapters/jax/jax_backend.py"
 
 The checks of each op version and the lowering of ONNX legacy and pdpd broadcasting (reshape B)
-are shared with the numpy and torch adapters: backends/adapters/numpy/converter.py.
+are the adapter kit's (backends/kit/python).
 Graph forms const-a, const-b, const-ab: the jitted function closes over the constant array(s).
 """
 import os
-import sys
 
 os.environ.setdefault("JAX_PLATFORMS", "cpu")  # no search for GPU/TPU plugins
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")  # XLA's C++ log (stderr anyway)
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "numpy"))
-import converter  # noqa: E402
+import eltwise_adapter_kit as kit  # noqa: E402
 
-converter.example.protect_stdout()  # before JAX is loaded
+kit.protect_stdout()  # before JAX is loaded
 
 import jax  # noqa: E402
 
@@ -29,7 +27,6 @@ import jax.numpy as jnp  # noqa: E402
 import jaxlib  # noqa: E402
 import numpy as np  # noqa: E402
 
-example = converter.example
 CPU = jax.devices("cpu")[0]
 # Every element type the suite knows: all are JAX dtypes (64-bit ones with jax_enable_x64).
 JAX_TYPES = {"i8": jnp.int8, "i16": jnp.int16, "i32": jnp.int32, "i64": jnp.int64,
@@ -58,7 +55,7 @@ def check_numpy(a, b):
     try:
         jnp.broadcast_shapes(a, b)
     except ValueError as e:
-        raise converter.Rejected("shape", str(e)) from None
+        raise kit.Rejected(str(e), "shape") from None
 
 
 def to_jax(array, dtype):
@@ -69,16 +66,13 @@ def to_jax(array, dtype):
 
 
 def to_numpy(result):
-    """bf16 leaves as raw uint16 bits, the protocol's file format for it."""
-    array = np.asarray(result)
-    if array.dtype == jnp.bfloat16:
-        return array.view(np.uint16)
-    return array
+    """A numpy array; bf16 (ml_dtypes.bfloat16) leaves as its raw bits, labelled by the kit."""
+    return np.asarray(result)
 
 
 def function(plan):
     """The (not yet jitted) JAX function of a planned request."""
-    if not example.is_division(plan.op):
+    if not kit.is_division(plan.op):
         return jnp.multiply
     if plan.dtype.startswith(("f", "bf")):
         return jnp.true_divide  # m_pythondiv has no effect on floats
@@ -87,25 +81,19 @@ def function(plan):
 
 
 def evaluate(request):
-    form = converter.graph_form(request, FORMS)
-    plan, a, b = converter.load_planned(request, check_numpy, to_jax)
+    form = kit.graph_form(request, FORMS)
+    plan, a, b = kit.load_planned(request, check_numpy, to_jax)
     f = function(plan)
-    result = converter.with_constants(jax.jit, f, a, b, form)
+    result = kit.with_constants(jax.jit, f, a, b, form)
     if result is None:
         result = JITTED[f](a, b)
     return to_numpy(result.block_until_ready())
 
 
-def answer(request):
-    return converter.answer_with_bf16(request, evaluate)
-
-
 def hello():
-    ops = converter.claims(JAX_TYPES, truncates=True)
-    return converter.with_graph_forms({"protocol": example.PROTOCOL, "name": "jax",
-                                       "version": jax.__version__, "ops": ops,
-                                       "output_region": True}, FORMS)
+    ops = kit.claims(JAX_TYPES, truncating_division=True)
+    return kit.hello("jax", jax.__version__, ops, FORMS)
 
 
 if __name__ == "__main__":
-    example.serve(answer, hello())
+    kit.serve(lambda request: kit.answer(request, evaluate), hello())

@@ -12,30 +12,24 @@ it uses OpResolverType.BUILTIN, which applies LiteRT's default delegate, XNNPACK
 it supports (f32/f16 MUL and DIV up to rank 6); the other nodes stay on the builtin kernels.
 
 The checks of each op version and the lowering of ONNX legacy and pdpd broadcasting (reshape B)
-are shared with the numpy adapter: backends/adapters/numpy/converter.py. The model is written by
-tflite_model.py (next to this file). Graph forms: constant tensors with model buffers (const-a,
+are the adapter kit's (backends/kit/python). The model is written by tflite_model.py (next to
+this file). Graph forms: constant tensors with model buffers (const-a,
 const-b, const-ab), inputs with shape_signature -1 (dynamic).
 """
-import collections
-import os
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "numpy"))
-sys.path.insert(0, HERE)
-import converter  # noqa: E402
+import eltwise_adapter_kit as kit
 
 # LiteRT's native code writes to the process's fds ("INFO: Created TensorFlow Lite XNNPACK
 # delegate for CPU.", on fd 2 in 2.3.0): fd 1 is guarded before the library is loaded.
-converter.example.protect_stdout()
+kit.protect_stdout()
 
 import numpy as np  # noqa: E402
 import ai_edge_litert  # noqa: E402
 from ai_edge_litert.interpreter import Interpreter, OpResolverType  # noqa: E402
 
-import tflite_model  # noqa: E402
+import tflite_model  # noqa: E402  (beside this file: the script's folder is on sys.path)
 
-example = converter.example
 XNNPACK = "--xnnpack" in sys.argv[1:]
 NAME = "litert-xnnpack" if XNNPACK else "litert"
 RESOLVER = (OpResolverType.BUILTIN if XNNPACK
@@ -49,8 +43,7 @@ KERNEL_TYPES = {"MUL": {"i16", "i32", "i64", "u32", "f16", "f32"},
                 "DIV": {"i32", "f32"} | ({"f16"} if XNNPACK else set()),  # f16: XNNPACK only
                 "FLOOR_DIV": {"i8", "i16", "i32"}}
 QUANTIZED = {"MUL": {"i8", "u8"}, "DIV": {"i8", "i16", "u8"}}
-CACHE_SIZE = 64
-_interpreters = collections.OrderedDict()
+_interpreters = kit.ModelCache()
 # Graph forms (README.md, "Graph forms"): const-* as constant tensors whose data is a buffer of
 # the model (const-ab: a subgraph without inputs), dynamic as inputs whose shape_signature is -1
 # in every dimension, resized to the request's shapes before allocate_tensors.
@@ -59,7 +52,7 @@ FORMS = ("const-a", "const-b", "const-ab", "dynamic")
 
 def kernel_name(op, dtype, floor):
     """The builtin operator a converter picks for this op version, type and rounding."""
-    if not example.is_division(op):
+    if not kit.is_division(op):
         return "MUL"
     if dtype.startswith(("f", "bf")):
         return "DIV"  # true division; m_pythondiv has no effect on floats
@@ -76,7 +69,7 @@ def kernel(op, dtype, floor):
 
 def claims():
     ops = {}
-    for op, types in converter.ALLOWED.items():
+    for op, types in kit.op_table.ELEMENT_TYPES.items():
         floors = (True, False) if op == "openvino.Divide-1" else (False,)
         ops[op] = [t for t in types if any(kernel(op, t, f) for f in floors)]
     return ops
@@ -101,21 +94,17 @@ def classify(error):
     """Maps LiteRT's error to the protocol's answer (raises), or returns for `error`."""
     text = str(error).strip()
     if "not broadcastable" in text or "failed to reshape" in text:
-        raise converter.Rejected("shape", text) from None
+        raise kit.Rejected(text, "shape") from None
     if "Division by 0" in text or "!= zero_point was not true" in text:
-        raise converter.Rejected("value", text) from None  # LiteRT refuses zero divisors
+        raise kit.Rejected(text) from None  # LiteRT refuses zero divisors
     if "only supports" in text or "not supported" in text:
-        raise converter.Unsupported(text) from None
+        raise kit.Unsupported(text) from None
 
 
 def interpreter(name, dtype, a, b, form):
     """The prepared interpreter of the form's model of (kernel, type, A, B); cached unless it
     holds constants (their values are part of the model)."""
-    const_a, const_b = converter.constant_inputs(form)
-    key = (form, name, dtype, a.shape, b.shape)
-    if key in _interpreters:
-        _interpreters.move_to_end(key)
-        return _interpreters[key]
+    const_a, const_b = kit.constant_inputs(form)
     try:
         out_shape = np.broadcast_shapes(a.shape, b.shape)
     except ValueError:
@@ -134,11 +123,11 @@ def interpreter(name, dtype, a, b, form):
     except (RuntimeError, ValueError) as e:
         classify(e)
         raise
-    if not (const_a or const_b):
-        _interpreters[key] = result
-        if len(_interpreters) > CACHE_SIZE:
-            _interpreters.popitem(last=False)
     return result
+
+
+def interpreter_key(form, name, dtype, a, b):
+    return None if any(kit.constant_inputs(form)) else (form, name, dtype, a.shape, b.shape)
 
 
 def check_broadcastable(request, plan):
@@ -147,45 +136,43 @@ def check_broadcastable(request, plan):
         try:
             np.broadcast_shapes(tuple(request["a"]["shape"]), tuple(request["b"]["shape"]))
         except ValueError as e:
-            raise converter.Rejected("shape", str(e)) from None
+            raise kit.Rejected(str(e), "shape") from None
 
 
 def evaluate(request):
-    form = converter.graph_form(request, FORMS)
-    plan = converter.plan(request, no_numpy_check)
+    form = kit.graph_form(request, FORMS)
+    plan = kit.plan(request, no_numpy_check)
     name = kernel(plan.op, plan.dtype, plan.floor)
     if name is None:
         check_broadcastable(request, plan)
-        raise converter.Unsupported(why_unsupported(plan))
-    a = np.asarray(example.load_input(request["a"]), order="C")
-    b = np.asarray(example.load_input(request["b"]), order="C")
+        raise kit.Unsupported(why_unsupported(plan))
+    a = np.asarray(kit.load_input(request["a"]), order="C")
+    b = np.asarray(kit.load_input(request["b"]), order="C")
     if plan.b_shape is not None:
         b = b.reshape(plan.b_shape)
-    const_a, const_b = converter.constant_inputs(form)
+    const_a, const_b = kit.constant_inputs(form)
     if (const_a and a.size == 0) or (const_b and b.size == 0):
         check_broadcastable(request, plan)
-        raise converter.Unsupported(
+        raise kit.Unsupported(
             "LiteRT has no zero-size constants: the interpreter takes a tensor's buffer as "
             "constant data only if it holds bytes; with an empty one the tensor is no constant")
-    runner = interpreter(name, plan.dtype, a, b, form)
+    key = interpreter_key(form, name, plan.dtype, a, b)
+    runner = _interpreters.get(key, lambda: interpreter(name, plan.dtype, a, b, form))
     values = {"A": a, "B": b}
     try:
         for detail in runner.get_input_details():  # the inputs that are not constants
             runner.set_tensor(detail["index"], values[detail["name"]])
         runner.invoke()
     except (RuntimeError, ValueError) as e:
-        _interpreters.pop((form, name, plan.dtype, a.shape, b.shape), None)  # do not reuse it
+        _interpreters.drop(key)  # do not reuse it
         classify(e)
         raise
     return runner.get_tensor(runner.get_output_details()[0]["index"])
 
 
 def hello():
-    return converter.with_graph_forms({"protocol": example.PROTOCOL, "name": NAME,
-                                       "version": ai_edge_litert.__version__, "ops": claims(),
-                                       "output_region": True},
-                                      FORMS)
+    return kit.hello(NAME, ai_edge_litert.__version__, claims(), FORMS)
 
 
 if __name__ == "__main__":
-    example.serve(lambda request: example.answer(request, evaluate=evaluate), hello())
+    kit.serve(lambda request: kit.answer(request, evaluate), hello())

@@ -7,22 +7,17 @@ signed integer ONNX Div is not claimed. README.md has the mapping.
     eltwise-validate run --backend-cmd ".venv/bin/python backends/adapters/mlx/mlx_backend.py"
 
 The checks of each op version and the lowering of ONNX legacy and pdpd broadcasting (reshape B)
-are shared with the numpy and torch adapters: backends/adapters/numpy/converter.py.
+are the adapter kit's (backends/kit/python).
 Graph forms: mx.compile of a closure over the constant array(s) (const-a, const-b, const-ab), a
 shapeless mx.compile (dynamic).
 """
-import os
-import sys
+import eltwise_adapter_kit as kit
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "numpy"))
-import converter  # noqa: E402
-
-converter.example.protect_stdout()  # before MLX is loaded
+kit.protect_stdout()  # before MLX is loaded
 
 import mlx.core as mx  # noqa: E402
 import numpy as np  # noqa: E402
 
-example = converter.example
 mx.set_default_device(mx.cpu)
 # Every element type the suite knows is an MLX dtype; float64 runs on the CPU device only.
 MLX_TYPES = {"i8": mx.int8, "i16": mx.int16, "i32": mx.int32, "i64": mx.int64,
@@ -35,7 +30,7 @@ def check_numpy(a, b):
     try:
         mx.broadcast_shapes(a, b)
     except ValueError as e:
-        raise converter.Rejected("shape", str(e)) from None
+        raise kit.Rejected(str(e), "shape") from None
 
 
 def to_mlx(array, dtype):
@@ -47,21 +42,21 @@ def to_mlx(array, dtype):
 
 
 def to_numpy(result):
-    """bf16 leaves as raw uint16 bits, the protocol's file format for it."""
+    """bf16 leaves as raw uint16 bits, labelled bf16."""
     if result.dtype == mx.bfloat16:
-        result = result.view(mx.uint16)
+        return kit.Output(np.array(result.view(mx.uint16)), "bf16")
     return np.array(result)
 
 
 def function(plan):
     """The MLX function of a planned request."""
-    if not example.is_division(plan.op):
+    if not kit.is_division(plan.op):
         return mx.multiply
     if plan.dtype.startswith(("f", "bf")):
         return mx.divide  # true division; m_pythondiv has no effect on floats
     if plan.floor or plan.dtype.startswith("u"):  # unsigned: floor and truncation agree
         return mx.floor_divide
-    raise converter.Unsupported(f"mlx {mx.__version__} has no truncating integer division "
+    raise kit.Unsupported(f"mlx {mx.__version__} has no truncating integer division "
                                 "(only floor_divide; divide gives a float quotient)")
 
 
@@ -83,26 +78,20 @@ def shapeless(f, a, b):
 
 
 def evaluate(request):
-    form = converter.graph_form(request, FORMS)
-    plan, a, b = converter.load_planned(request, check_numpy, to_mlx)
+    form = kit.graph_form(request, FORMS)
+    plan, a, b = kit.load_planned(request, check_numpy, to_mlx)
     f = function(plan)
-    result = converter.with_constants(mx.compile, f, a, b, form)
+    result = kit.with_constants(mx.compile, f, a, b, form)
     if result is None:
         result = shapeless(f, a, b)(a, b) if form == "dynamic" else f(a, b)
     mx.eval(result)
     return to_numpy(result)
 
 
-def answer(request):
-    return converter.answer_with_bf16(request, evaluate)
-
-
 def hello():
-    ops = converter.claims(MLX_TYPES, truncates=False)
-    return converter.with_graph_forms({"protocol": example.PROTOCOL, "name": "mlx",
-                                       "version": mx.__version__, "ops": ops,
-                                       "output_region": True}, FORMS)
+    ops = kit.claims(MLX_TYPES, truncating_division=False)
+    return kit.hello("mlx", mx.__version__, ops, FORMS)
 
 
 if __name__ == "__main__":
-    example.serve(answer, hello())
+    kit.serve(lambda request: kit.answer(request, evaluate), hello())

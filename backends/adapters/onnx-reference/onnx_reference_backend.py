@@ -6,33 +6,26 @@ mapping.
     eltwise-validate run --backend-cmd \
         ".venv/bin/python backends/adapters/onnx-reference/onnx_reference_backend.py"
 
-Each request becomes a one-node ModelProto (onnx_model.py, shared with ../openvino-onnx), which
+Each request becomes a one-node ModelProto (the adapter kit's onnx_model), which
 is validated the way the ONNX project offers it, onnx.checker.check_model(model,
 full_check=True) (schema, attribute and type checks and strict shape inference), and then run:
 ReferenceEvaluator(model).run(None, {"A": a, "B": b}). The evaluator itself checks nothing of
 the model (types, attributes, shapes): without the checker it would accept i8 in Mul-7,
 booleans, unknown attributes and more. README.md says what each answer means.
 """
-import collections
-import os
 import re
 import resource
-import sys
 import warnings
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import onnx_model  # noqa: E402
+import eltwise_adapter_kit as kit
+from eltwise_adapter_kit import onnx_model
+import numpy as np
+import onnx
+import onnx.checker
+import onnx.shape_inference
+from onnx.reference import ReferenceEvaluator
 
-import ml_dtypes  # noqa: E402
-import numpy as np  # noqa: E402
-import onnx  # noqa: E402
-import onnx.checker  # noqa: E402
-import onnx.shape_inference  # noqa: E402
-from onnx.reference import ReferenceEvaluator  # noqa: E402
-
-example = onnx_model.example
-Rejected, Unsupported = onnx_model.Rejected, onnx_model.Unsupported
-MAX_CACHED = 64
+Rejected, Unsupported = kit.Rejected, kit.Unsupported
 # The evaluator ignores the legacy broadcast/axis attributes and broadcasts like numpy, which for
 # some valid legacy shapes makes outputs of many GiB (README.md, finding onnx-reference-1). A
 # cap on the address space turns those into a MemoryError (answer `error`) instead of
@@ -44,7 +37,7 @@ SHAPE_ERROR = re.compile(r"could not be broadcast")
 warnings.filterwarnings("ignore", category=RuntimeWarning)
 
 
-_message = onnx_model.message
+_message = kit.message
 
 
 def _validate(model):
@@ -52,48 +45,25 @@ def _validate(model):
     try:
         onnx.checker.check_model(model, full_check=True)
     except (onnx.checker.ValidationError, onnx.shape_inference.InferenceError) as e:
-        raise Rejected("model", _message(e)) from None
+        raise Rejected(_message(e)) from None  # no reason: the checker does not say the class
 
 
-_sessions = collections.OrderedDict()
+_sessions = kit.ModelCache()
 
 
-def session(request):
-    """The checked model's ReferenceEvaluator, cached by (form, op, attributes, types, shapes)
-    unless the model holds constants."""
-    key = onnx_model.cache_key(request)
-    if key in _sessions:
-        _sessions.move_to_end(key)
-        return _sessions[key]
+def new_session(request):
+    """The checked model's ReferenceEvaluator."""
     model = onnx_model.build(request)
     _validate(model)
     try:
-        evaluator = ReferenceEvaluator(model)
+        return ReferenceEvaluator(model)
     except NotImplementedError as e:
         raise Unsupported(_message(e)) from None
-    if key is None:
-        return evaluator
-    _sessions[key] = evaluator
-    if len(_sessions) > MAX_CACHED:
-        _sessions.popitem(last=False)
-    return evaluator
-
-
-def to_library(array, dtype):
-    """bf16 arrives as raw uint16 bits: the reference's bf16 is ml_dtypes.bfloat16 (a view)."""
-    return array.view(ml_dtypes.bfloat16) if dtype == "bf16" else array
-
-
-def type_name(dtype):
-    if dtype == np.dtype(ml_dtypes.bfloat16):
-        return "bf16"
-    return next((name for name, t in example.NUMPY_TYPES.items() if np.dtype(t) == dtype),
-                None)
 
 
 def evaluate(request):
-    evaluator = session(request)
-    feeds = {name: to_library(onnx_model.load_input(t), t["dtype"])
+    evaluator = _sessions.get(onnx_model.cache_key(request), lambda: new_session(request))
+    feeds = {name: onnx_model.to_onnx_array(kit.load_input(t), t["dtype"])
              for name, t in onnx_model.runtime_inputs(request)}
     try:
         with np.errstate(all="ignore"):
@@ -103,18 +73,12 @@ def evaluate(request):
     except Exception as e:  # noqa: BLE001  the library failed on a model it accepted
         cause = f" (caused by {_message(e.__cause__)})" if e.__cause__ else ""
         raise onnx_model.run_failure(request, _message(e) + cause, SHAPE_ERROR) from None
-    c = np.asarray(c)
-    return type_name(c.dtype), c
-
-
-def answer(request):
-    return onnx_model.answer(request, evaluate)
+    return np.asarray(c)  # bf16: ml_dtypes.bfloat16, labelled and written as bits by the kit
 
 
 def hello():
-    return {"protocol": example.PROTOCOL, "name": "onnx-reference", "version": onnx.__version__,
-            "ops": onnx_model.claims(), "graph_forms": onnx_model.GRAPH_FORMS,
-            "output_region": True}
+    return kit.hello("onnx-reference", onnx.__version__, onnx_model.claims(),
+                     onnx_model.GRAPH_FORMS)
 
 
 def limit_memory():
@@ -125,4 +89,4 @@ def limit_memory():
 
 if __name__ == "__main__":
     limit_memory()
-    example.serve(answer, hello())
+    kit.serve(lambda request: kit.answer(request, evaluate), hello())

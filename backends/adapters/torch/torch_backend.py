@@ -3,21 +3,15 @@
 torch.div (true division for floats; rounding_mode 'trunc' or 'floor' for integers), on the CPU.
 README.md has the mapping.
 
-    eltwise-validate run --backend-cmd "/usr/bin/python3 backends/adapters/torch/torch_backend.py"
+    eltwise-validate run --backend torch
 
 The checks of each op version and the lowering of ONNX legacy and pdpd broadcasting (reshape B)
-are shared with the numpy adapter: backends/adapters/numpy/converter.py.
+are the adapter kit's (backends/kit/python).
 """
-import os
-import sys
+import eltwise_adapter_kit as kit
+import numpy as np
+import torch
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "numpy"))
-import converter  # noqa: E402
-
-import numpy as np  # noqa: E402
-import torch  # noqa: E402
-
-example = converter.example
 # torch 1.13 has no uint16, uint32, uint64: those pairs are not claimed.
 TORCH_TYPES = {"i8": torch.int8, "i16": torch.int16, "i32": torch.int32, "i64": torch.int64,
                "u8": torch.uint8, "f16": torch.float16, "bf16": torch.bfloat16,
@@ -29,7 +23,7 @@ def check_numpy(a, b):
     try:
         torch.broadcast_shapes(a, b)
     except RuntimeError as e:
-        raise converter.Rejected("shape", str(e)) from None
+        raise kit.Rejected(str(e), "shape") from None
 
 
 def to_torch(array, dtype):
@@ -40,16 +34,16 @@ def to_torch(array, dtype):
 
 
 def to_numpy(tensor):
-    """bf16 leaves as raw uint16 bits, the protocol's file format for it."""
+    """bf16 leaves as raw bits, labelled bf16 (torch has no uint16: an int16 view)."""
     if tensor.dtype == torch.bfloat16:
-        return tensor.view(torch.int16).numpy().view(np.uint16)
+        return kit.Output(tensor.view(torch.int16).numpy(), "bf16")
     return tensor.numpy()
 
 
 def compute(plan, a, b):
     if plan.dtype not in TORCH_TYPES:
-        raise converter.Unsupported(f"torch {torch.__version__} has no {plan.dtype}")
-    if not example.is_division(plan.op):
+        raise kit.Unsupported(f"torch {torch.__version__} has no {plan.dtype}")
+    if not kit.is_division(plan.op):
         return torch.mul(a, b)
     if plan.dtype.startswith(("f", "bf")):
         return torch.div(a, b)  # true division; m_pythondiv has no effect on floats
@@ -58,23 +52,14 @@ def compute(plan, a, b):
 
 
 def evaluate(request):
-    plan, a, b = converter.load_planned(request, check_numpy, to_torch)
+    plan, a, b = kit.load_planned(request, check_numpy, to_torch)
     return to_numpy(compute(plan, a, b))
 
 
-def answer(request):
-    response = example.answer(request, evaluate=evaluate)
-    # The file of a bf16 result holds uint16 bits; torch has no uint16, so u16 means bf16.
-    if response.get("dtype") == "u16":
-        response["dtype"] = "bf16"
-    return response
-
-
 def hello():
-    ops = converter.claims(TORCH_TYPES, truncates=True)
-    return {"protocol": example.PROTOCOL, "name": "torch", "version": torch.__version__,
-            "ops": ops, "output_region": True}
+    ops = kit.claims(TORCH_TYPES, truncating_division=True)
+    return kit.hello("torch", torch.__version__, ops)
 
 
 if __name__ == "__main__":
-    example.serve(answer, hello())
+    kit.serve(lambda request: kit.answer(request, evaluate), hello())

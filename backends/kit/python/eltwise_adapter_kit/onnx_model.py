@@ -1,43 +1,34 @@
-#!/usr/bin/env python3
 """The one-node ONNX model of a request, built with the `onnx` package's helper API: what a
-user of an ONNX library writes to run one Mul or Div. Shared by the onnx-reference adapter (this
-folder) and the openvino-onnx adapter (../openvino-onnx), which import it by path.
+user of an ONNX library writes to run one Mul or Div. Needs `onnx` and `ml_dtypes`
+(pip install "eltwise-adapter-kit[onnx]").
 
 - opset_import = {"": N} for onnx.Mul-N / onnx.Div-N; ir_version = the smallest IR version that
   onnx.helper's VERSION_TABLE gives for that opset (find_min_ir_version_for): IR 3 for opsets 1,
   6 and 7, IR 7 for 13 and 14.
 - Inputs A and B with the request's element types (boolean too) and static shapes; output C with
   A's element type and one symbolic dim per dim of the larger input ("C0", "C1", ...): a graph
-  output needs a `shape` field to pass onnx.checker, and the adapter leaves the dims to the
+  output needs a `shape` field to pass onnx.checker, and the model leaves the dims to the
   library (a converter that knows only the ranks writes the same).
 - Attributes as the request gives them: `broadcast` and `axis` as INT, `consumed_inputs` as INTS
   (text "0,1"); any other name is passed too (INT if its text is an integer, else STRING), so the
   library judges it. The only check of our own: the text of an INT/INTS attribute must be an
-  int64, since it cannot be written into the model otherwise (Rejected, kind "attribute").
-- Graph forms (request field "graph_form", PROTOCOL.md): "runtime" (absent) as above; "const-a",
-  "const-b", "const-ab": that input is a graph initializer holding the .npy's values
-  (numpy_helper.from_array; bf16's raw bits viewed as ml_dtypes.bfloat16) and not a graph input,
-  and the model's ir_version is at least 4 (IR 3 allows initializers only as default values of
-  graph inputs); "dynamic": A and B are inputs of the same rank whose dims are all symbolic
-  ("A0", "A1", ..., "B0", ...). Models with constants are not cached (cache_key None).
+  int64, since it cannot be written into the model otherwise (Rejected).
+- Graph forms: "runtime" as above; "const-a", "const-b", "const-ab": that input is a graph
+  initializer holding the .npy's values (numpy_helper.from_array; bf16's raw bits viewed as
+  ml_dtypes.bfloat16) and not a graph input, and the model's ir_version is at least 4 (IR 3
+  allows initializers only as default values of graph inputs); "dynamic": A and B are inputs of
+  the same rank whose dims are all symbolic ("A0", "A1", ..., "B0", ...).
 
-`claims()` is every (ONNX op version, type) of the op-version table (core/op_table.json, through
-converter.op_table; domain onnx only).
+The rejections raised here carry no reason: the library, not this builder, judges the inputs.
 """
-import os
 import re
-import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "numpy"))
-import converter  # noqa: E402
+import ml_dtypes
+import onnx
+from onnx import TensorProto, helper, numpy_helper
 
-import ml_dtypes  # noqa: E402
-import numpy as np  # noqa: E402
-import onnx  # noqa: E402
-from onnx import TensorProto, helper, numpy_helper  # noqa: E402
-
-example = converter.example
-Rejected, Unsupported = converter.Rejected, converter.Unsupported
+from . import graph_forms, op_table, tensors
+from .answers import Failed, Rejected, Unsupported
 
 # Suite type name -> ONNX element type (boolean: for invalid cases, which the library rejects).
 ELEMENT_TYPES = {"i8": TensorProto.INT8, "i16": TensorProto.INT16, "i32": TensorProto.INT32,
@@ -48,7 +39,7 @@ ELEMENT_TYPES = {"i8": TensorProto.INT8, "i16": TensorProto.INT16, "i32": Tensor
 INT_ATTRIBUTES = {"broadcast", "axis"}
 INTS_ATTRIBUTES = {"consumed_inputs"}
 _INTEGER = re.compile(r"-?[0-9]+")
-ONNX_OPS = {op: row for op, row in converter.op_table.OPS.items() if row["domain"] == "onnx"}
+ONNX_OPS = {op: row for op, row in op_table.OPS.items() if row["domain"] == "onnx"}
 # Graph form -> the inputs that are constants of the graph (initializers).
 CONSTANTS = {"runtime": "", "const-a": "A", "const-b": "B", "const-ab": "AB", "dynamic": ""}
 GRAPH_FORMS = list(CONSTANTS)
@@ -61,8 +52,7 @@ def claims():
 
 
 def parse_op(op):
-    """'onnx.Div-13' -> ('Div', 13), the op's name and version in the table; an op version that
-    is not claimed is Unsupported."""
+    """'onnx.Div-13' -> ('Div', 13); an op version that is not ONNX's is Unsupported."""
     if op not in ONNX_OPS:
         raise Unsupported(f"{op} is not an ONNX op version this adapter maps")
     return ONNX_OPS[op]["name"], ONNX_OPS[op]["version"]
@@ -70,8 +60,8 @@ def parse_op(op):
 
 def _int64(name, text):
     if not _INTEGER.fullmatch(text) or not -2**63 <= int(text) < 2**63:
-        raise Rejected("attribute", f"attribute {name}={text!r} is not an int64: it cannot be "
-                                    "written into an ONNX model")
+        raise Rejected(f"attribute {name}={text!r} is not an int64: it cannot be written into "
+                       "an ONNX model")
     return int(text)
 
 
@@ -87,16 +77,13 @@ def attribute(name, text):
 
 def element_type(dtype):
     if dtype not in ELEMENT_TYPES:
-        raise Rejected("type", f"unknown element type {dtype!r}")
+        raise Rejected(f"unknown element type {dtype!r}")
     return ELEMENT_TYPES[dtype]
 
 
 def graph_form(request):
-    """The request's graph form ("runtime" when absent); an unknown one is Unsupported."""
-    form = request.get("graph_form", "runtime")
-    if form not in CONSTANTS:
-        raise Unsupported(f"graph form {form!r} is not one this adapter builds")
-    return form
+    """The request's graph form ("runtime" when absent); every form is built here."""
+    return graph_forms.graph_form(request, GRAPH_FORMS)
 
 
 def runtime_inputs(request):
@@ -105,10 +92,14 @@ def runtime_inputs(request):
     return [(n, request[n.lower()]) for n in "AB" if n not in constants]
 
 
+def to_onnx_array(array, dtype):
+    """An input as ONNX's numpy world holds it: bf16's raw bits viewed as ml_dtypes.bfloat16."""
+    return array.view(ml_dtypes.bfloat16) if dtype == "bf16" else array
+
+
 def _initializer(name, tensor):
-    array = load_input(tensor)
-    return numpy_helper.from_array(
-        array.view(ml_dtypes.bfloat16) if tensor["dtype"] == "bf16" else array, name)
+    array = to_onnx_array(tensors.load_input(tensor), tensor["dtype"])
+    return numpy_helper.from_array(array, name)
 
 
 def build(request):
@@ -136,25 +127,8 @@ def build(request):
 
 
 def cache_key(request):
-    """Everything that goes into the model: (form, op, attributes, types, shapes); None for a
-    model with constants (built for its request alone)."""
-    form = graph_form(request)
-    if CONSTANTS[form]:
-        return None
-    a, b = request["a"], request["b"]
-    return (form, request["op"], tuple(sorted((k, str(v)) for k, v in
-                                              request.get("attributes", {}).items())),
-            a["dtype"], tuple(a["shape"]), b["dtype"], tuple(b["shape"]))
-
-
-def load_input(tensor):
-    """The input array as the library takes it; bf16 stays raw uint16 bits here (the adapter
-    views them as its library's bf16 type)."""
-    return example.load_input(tensor)
-
-
-class Failed(Exception):
-    """The library failed on a model it accepted: the answer is `error` with its message."""
+    """graph_forms.cache_key for the request's form: None for a model with constants."""
+    return graph_forms.cache_key(request, graph_form(request))
 
 
 def run_failure(request, text, shape_error):
@@ -166,39 +140,5 @@ def run_failure(request, text, shape_error):
     stay Failed in every form."""
     legacy = parse_op(request["op"])[1] < 7
     if graph_form(request) == "dynamic" and not legacy and shape_error.search(text):
-        return Rejected("shape", text)
+        return Rejected(text)
     return Failed(text)
-
-
-def message(e):
-    return f"{type(e).__name__}: {e}".strip()
-
-
-def answer(request, evaluate):
-    """Runs one request and returns the response object; never raises. `evaluate(request)`
-    returns (the result's suite type name, or None to let the file say it; the result array)."""
-    response = {"id": request.get("id", -1) if isinstance(request, dict) else -1}
-    try:
-        name, result = evaluate(request)
-        response.update(status="ok")
-        if save_output(request, result, name):
-            response["in_region"] = True
-        if name:
-            response["dtype"] = name
-    except Rejected as e:
-        response.update(status="rejected", message=str(e))
-    except Unsupported as e:
-        response.update(status="unsupported", message=str(e))
-    except Exception as e:  # noqa: BLE001  Failed, or a bad request or file
-        response.update(status="error", message=str(e) if isinstance(e, Failed) else message(e))
-    return response
-
-
-def save_output(request, array, dtype):
-    """Writes the result (example.write_output: into the validator's region when offered) and
-    says whether it went there; `dtype` is the suite type name of the answer. bf16 arrays (any
-    2-byte type the library calls bf16) leave as their raw bits, viewed as uint16."""
-    if dtype == "bf16":
-        # np.asarray keeps a 0-d array 0-d (np.ascontiguousarray would make it 1-d)
-        array = np.asarray(array, order="C").view(np.uint16)
-    return example.write_output(request, np.asarray(array))[1]
