@@ -26,7 +26,8 @@ backends::AdapterPaths adapter_paths() {
             "node",
             (bin / "eltwise-backend-host").string(),
             (bin.parent_path() / "lib").string(),
-            ELTWISE_SOURCE_DIR "/backends/adapters"};
+            ELTWISE_SOURCE_DIR "/backends/adapters",
+            ELTWISE_SOURCE_DIR "/backends/kit/python"};
 }
 
 // An installed eltwise-validate has the host beside it but neither the source tree's scripts
@@ -66,7 +67,9 @@ std::unique_ptr<backends::Backend> open_backend(const std::string& name,
     if (auto builtin = backends::make_builtin_backend(name)) return builtin;
     if (const std::string cmd = adapter_command_line(name); !cmd.empty()) {
         check_adapter_files(name, cmd);
-        return backends::start_process_backend({backends::split_command_line(cmd)});
+        return backends::start_process_backend({.argv = backends::split_command_line(cmd),
+                                                .environment = backends::adapter_environment(
+                                                    adapter_paths())});
     }
     throw std::invalid_argument("unknown backend '" + name + "' (known: " + backend_names() + ")");
 }
