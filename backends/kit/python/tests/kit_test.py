@@ -1,0 +1,227 @@
+#!/usr/bin/python3
+"""Unit tests of the Python adapter kit (eltwise_adapter_kit). Expected values are written by
+hand from the specs and backends/PROTOCOL.md, never taken from the kit.
+
+    PYTHONPATH=backends/kit/python /usr/bin/python3 backends/kit/python/tests/kit_test.py
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import numpy as np
+
+import eltwise_adapter_kit as kit
+from eltwise_adapter_kit import checks, lowering, op_table, smoke, tensors
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def request_for(folder, op, a, b, dtype=None, attributes=None, **extra):
+    """A request with A and B saved as .npy in `folder` (dtype: the suite name, default from
+    the arrays)."""
+    names = {}
+    for n, array in (("a", a), ("b", b)):
+        names[n] = {"path": os.path.join(folder, n + ".npy"), "shape": list(array.shape),
+                    "dtype": dtype or tensors.type_name(array.dtype)}
+        np.save(names[n]["path"], array)
+    return {"id": 7, "op": op, **names, "out": os.path.join(folder, "out.npy"),
+            "attributes": attributes or {}, **extra}
+
+
+
+class Harness(unittest.TestCase):
+    """The base of the test classes (cmake/PythonTests.cmake finds them by it)."""
+
+class Answers(Harness):
+    def setUp(self):
+        self.folder = tempfile.mkdtemp(prefix="kit-test-")
+
+    def test_ok_writes_the_file_and_names_the_type(self):
+        request = request_for(self.folder, "onnx.Mul-14", np.array([1.5, -2], np.float32),
+                              np.array([2, 3], np.float32))
+        response = kit.answer(request, lambda r: np.array([3.0, -6.0], np.float32))
+        self.assertEqual(response, {"id": 7, "status": "ok", "dtype": "f32"})
+        self.assertEqual(np.load(request["out"]).tolist(), [3.0, -6.0])
+
+    def test_zero_d_results_stay_zero_d(self):
+        request = request_for(self.folder, "onnx.Mul-14", np.float64(2), np.float64(3))
+        kit.answer(request, lambda r: np.float64(6))
+        self.assertEqual(np.load(request["out"]).shape, ())
+
+    def test_bf16_output_is_written_as_bits_and_labelled(self):
+        request = request_for(self.folder, "onnx.Mul-14", np.zeros(1, np.uint16),
+                              np.zeros(1, np.uint16), dtype="bf16")
+        bits = np.array([0x3F80], np.int16)  # 1.0 in bf16, from a library without uint16
+        response = kit.answer(request, lambda r: kit.Output(bits, "bf16"))
+        self.assertEqual(response["dtype"], "bf16")
+        out = np.load(request["out"])
+        self.assertEqual((out.dtype, out.tolist()), (np.dtype("<u2"), [0x3F80]))
+
+    def test_rejections_carry_a_reason_only_when_given(self):
+        def reject(reason):
+            return lambda r: (_ for _ in ()).throw(kit.Rejected("bad", reason))
+        with_reason = kit.answer({"id": 1}, reject("shape"))
+        without = kit.answer({"id": 2}, reject(None))
+        self.assertEqual(with_reason, {"id": 1, "status": "rejected", "message": "bad",
+                                       "reason": "shape"})
+        self.assertEqual(without, {"id": 2, "status": "rejected", "message": "bad"})
+
+    def test_a_reason_outside_the_protocol_is_a_programming_error(self):
+        with self.assertRaises(ValueError):
+            kit.Rejected("bad", "value")
+
+    def test_failures_and_exceptions_are_errors(self):
+        failed = kit.answer({"id": 3}, lambda r: (_ for _ in ()).throw(kit.Failed("it broke")))
+        crashed = kit.answer({"id": 4}, lambda r: 1 // 0)
+        self.assertEqual(failed, {"id": 3, "status": "error", "message": "it broke"})
+        self.assertEqual(crashed["status"], "error")
+        self.assertIn("ZeroDivisionError", crashed["message"])
+        self.assertEqual(kit.answer("not a dict", lambda r: 0)["id"], -1)
+
+    def test_region_gets_the_whole_npy_when_it_fits(self):
+        region = os.path.join(self.folder, "region")
+        with open(region, "wb") as f:
+            f.write(b"\0" * 4096)
+        request = request_for(self.folder, "onnx.Mul-14", np.ones(3, np.int32),
+                              np.ones(3, np.int32), out_region={"path": region, "bytes": 4096})
+        response = kit.answer(request, lambda r: np.array([1, 2, 3], np.int32))
+        self.assertTrue(response["in_region"])
+        self.assertFalse(os.path.exists(request["out"]))
+        with open(region, "rb") as f:
+            self.assertEqual(np.load(f).tolist(), [1, 2, 3])
+        small = dict(request, out_region={"path": region, "bytes": 16})  # too small: the file
+        self.assertNotIn("in_region", kit.answer(small, lambda r: np.arange(3, dtype=np.int32)))
+        self.assertEqual(np.load(request["out"]).tolist(), [0, 1, 2])
+
+    def test_inputs_must_match_the_request(self):
+        request = request_for(self.folder, "onnx.Mul-14", np.ones(3, np.int32),
+                              np.ones(3, np.int32))
+        request["a"]["dtype"] = "i64"
+        with self.assertRaisesRegex(ValueError, "the request says i64"):
+            kit.load_input(request["a"])
+
+
+class Checks(Harness):
+    def test_types_in_the_reference_order(self):
+        cases = [("boolean", "boolean", "type"), ("i32", "i64", "type"), ("i8", "i8", "type")]
+        for a, b, reason in cases:  # onnx.Mul-7 does not allow i8 (ONNX Mul-7: int32+ only)
+            with self.assertRaises(kit.Rejected) as caught:
+                checks.check_types("onnx.Mul-7", a, b)
+            self.assertEqual(caught.exception.reason, reason)
+        checks.check_types("onnx.Mul-14", "i8", "i8")
+
+    def test_openvino_attributes(self):
+        op = "openvino.Divide-1"
+        self.assertEqual(checks.resolve_attributes(op, {}), ("numpy", True))  # pythondiv default
+        self.assertEqual(checks.resolve_attributes(op, {"m_pythondiv": "FALSE",
+                                                        "auto_broadcast": "NONE"}),
+                         ("none", False))
+        self.assertEqual(checks.resolve_attributes(op, {"pythondiv": "0"})[1], False)  # alias
+        for bad in ({"auto_broadcast": "bidirectional"}, {"colour": "red"},
+                    {"pythondiv": "true", "m_pythondiv": "true"}):
+            with self.assertRaises(kit.Rejected) as caught:
+                checks.resolve_attributes(op, bad)
+            self.assertEqual(caught.exception.reason, "attribute")
+
+    def test_legacy_attributes(self):
+        op = "onnx.Mul-6"
+        self.assertEqual(checks.legacy_attributes(op, {"broadcast": "1", "axis": "0"}), (True, 0))
+        self.assertEqual(checks.legacy_attributes(op, {}), (False, None))
+        for bad in ({"broadcast": "2"}, {"axis": "-1"}, {"axis": "x"}):
+            with self.assertRaises(kit.Rejected):
+                checks.legacy_attributes(op, bad)
+        self.assertEqual(checks.legacy_attributes("onnx.Mul-1", {"consumed_inputs": "0,1"}),
+                         (False, None))
+
+
+class Lowering(Harness):
+    def test_legacy_shapes(self):
+        # ONNX Mul-6 broadcast=1: B (3, 4) matches A (2, 3, 4, 5) from axis 1 -> (3, 4, 1)
+        self.assertEqual(lowering.legacy_b_shape((2, 3, 4, 5), (3, 4), 1), (3, 4, 1))
+        self.assertEqual(lowering.legacy_b_shape((2, 3, 4, 5), (4, 5), None), (4, 5))
+        self.assertEqual(lowering.legacy_b_shape((2, 3), (1, 1), None), ())  # one element
+        with self.assertRaises(kit.Rejected):
+            lowering.legacy_b_shape((2, 3, 4, 5), (1, 5), None)  # 1s do not stretch here
+
+    def test_pdpd_shapes(self):
+        # OpenVINO pdpd: A (2, 3, 4, 5), B (3, 1), axis 1 -> B's trailing 1 dropped -> (3, 1, 1)
+        self.assertEqual(lowering.pdpd_b_shape((2, 3, 4, 5), (3, 1), 1), (3, 1, 1))
+        self.assertEqual(lowering.pdpd_b_shape((2, 3, 4, 5), (4, 5), -1), (4, 5))
+        self.assertEqual(lowering.pdpd_b_shape((2, 3), (3, 1), 1), (3,))  # B's 1 dropped first
+        with self.assertRaises(kit.Rejected):
+            lowering.pdpd_b_shape((2, 3, 4, 5), (4,), 1)
+
+    def test_plan_order_and_results(self):
+        folder = tempfile.mkdtemp(prefix="kit-test-")
+        request = request_for(folder, "openvino.Multiply-1", np.ones((2, 3), np.float32),
+                              np.ones(2, np.float32),
+                              attributes={"auto_broadcast": "pdpd", "auto_broadcast_axis": "0"})
+        self.assertEqual(lowering.plan(request), lowering.Plan("openvino.Multiply-1", "f32",
+                                                               False, (2, 1)))
+        with self.assertRaises(kit.Unsupported):
+            lowering.plan(dict(request, op="onnx.Pow-15"))
+        mixed = dict(request, b=dict(request["b"], dtype="f64"), attributes={"colour": "x"})
+        with self.assertRaises(kit.Rejected) as caught:  # types are checked first
+            lowering.plan(mixed)
+        self.assertEqual(caught.exception.reason, "type")
+
+
+class Tables(Harness):
+    def test_claims_leave_out_truncating_division_on_request(self):
+        claims = op_table.claims({"i32", "f32"}, truncating_division=False)
+        self.assertEqual(claims["onnx.Div-14"], ["f32"])
+        self.assertEqual(claims["openvino.Divide-1"], ["i32", "f32"])
+        self.assertIn("i32", op_table.claims({"i32"}, truncating_division=True)["onnx.Div-14"])
+
+    def test_graph_forms_and_cache(self):
+        with self.assertRaises(kit.Unsupported):
+            kit.graph_form({"graph_form": "dynamic"}, ("const-a",))
+        self.assertEqual(kit.graph_form({}, ()), "runtime")
+        cache, built = kit.ModelCache(size=2), []
+        for key in ("x", "y", "x", "z", "y", None, None):
+            cache.get(key, lambda k=key: built.append(k) or k)
+        self.assertEqual(built, ["x", "y", "z", "y", None, None])  # y was evicted by z
+
+    def test_hello(self):
+        self.assertEqual(kit.hello("lib", 1.5, {}, ("const-b",)),
+                         {"protocol": "eltwise-backend/1", "name": "lib", "version": "1.5",
+                          "ops": {}, "graph_forms": ["runtime", "const-b"],
+                          "output_region": True})
+
+
+class Smoke(Harness):
+    """The smoke check passes the kit's example and finds a planted bug."""
+
+    def run_smoke(self, adapter):
+        return subprocess.run([sys.executable, "-m", "eltwise_adapter_kit.smoke", "--",
+                               sys.executable, *adapter], capture_output=True, text=True,
+                              timeout=120)
+
+    def test_example_passes(self):
+        proc = self.run_smoke(["-m", "eltwise_adapter_kit.example"])
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        self.assertIn("42 pairs, 0 problems", proc.stdout)
+
+    def test_planted_bug_is_found(self):
+        proc = self.run_smoke([os.path.join(HERE, "smoke_planted_bug.py")])
+        self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
+        self.assertIn("onnx.Div-14 i32: [[3, -2, -1], [-4, 2, -1]] where [[3, -1, 0], [-4, 2, 0]] "
+                      "is exact", proc.stdout)
+
+    def test_expected_values_by_hand(self):
+        a, b = smoke.inputs("i8", True)
+        # ONNX Div truncates: 7/2=3, -5/3=-1, 3/-4=0, -8/2=-4, 6/3=2, 1/-4=0
+        self.assertEqual(smoke.expected("onnx.Div-14", "i8", a, b).tolist(),
+                         [[3, -1, 0], [-4, 2, 0]])
+        # OpenVINO Divide-1 floors by default: -5/3=-2, 3/-4=-1, 1/-4=-1
+        self.assertEqual(smoke.expected("openvino.Divide-1", "i8", a, b).tolist(),
+                         [[3, -2, -1], [-4, 2, -1]])
+        big = np.array([100], np.int8)
+        self.assertEqual(smoke.expected("onnx.Mul-14", "i8", big, big).tolist(), [16])  # wraps
+
+
+if __name__ == "__main__":
+    unittest.main()
