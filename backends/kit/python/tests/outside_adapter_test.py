@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """An adapter outside the repository, on the kit installed with pip: a temporary virtual
 environment on Debian's python3 (--system-site-packages, for Debian's numpy, setuptools and
-wheel: no download), `pip install --no-index --no-build-isolation backends/kit/python`, the
+wheel: no download), `pip install --no-index --no-build-isolation` of a copy of
+backends/kit/python (op_table.json, a symlink there, copied as a file), the
 adapter file copied to a temporary folder, and PYTHONPATH cleared so that only the installed kit
 can be imported. The validator then runs it and it passes what the numpy example claims.
 
@@ -41,8 +42,11 @@ class OutsideAdapter(Harness):
         venv = os.path.join(cls.folder, "venv")
         check_run(["/usr/bin/python3", "-m", "venv", "--system-site-packages", venv])
         cls.python = os.path.join(venv, "bin", "python")
+        # a copy: pip builds in the folder it is given, and the checkout stays as it was
+        source = shutil.copytree(KIT, os.path.join(cls.folder, "kit"),
+                                 ignore=shutil.ignore_patterns("tests", "__pycache__"))
         check_run([cls.python, "-m", "pip", "install", "-q", "--no-index", "--no-deps",
-                   "--no-build-isolation", KIT], cwd=cls.folder)
+                   "--no-build-isolation", source], cwd=cls.folder)
         cls.adapter = os.path.join(cls.folder, "my_adapter.py")
         shutil.copy(os.path.join(HERE, "outside_adapter.py"), cls.adapter)
 
