@@ -1,55 +1,108 @@
 #include "backends/adapter_table.hpp"
 
+#include <algorithm>
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
 
 #include "backends/process_backend.hpp"
+#include "core/error.hpp"
 
 namespace backends {
+namespace {
 
-const std::vector<Adapter>& adapters() {
-    static const std::vector<Adapter> table = {
-        {"onnxruntime", "ONNX Runtime (npm onnxruntime-node), CPU execution provider",
-         "{node} {adapters}/onnxruntime/ort_backend.mjs"},
-        {"torch", "PyTorch (Debian python3-torch)", "{python} {adapters}/torch/torch_backend.py"},
-        {"numpy", "numpy (Debian python3-numpy)", "{python} {adapters}/numpy/numpy_backend.py"},
-        {"onednn", "oneDNN binary primitive (Debian libdnnl-dev)",
-         "{host} {lib}/libeltwise_onednn_plugin.so", "ONEDNN_MAX_CPU_ISA"},
-        {"xnnpack", "XNNPACK multiply/divide nd operators (Debian libxnnpack-dev)",
-         "{host} {lib}/libeltwise_xnnpack_plugin.so"},
-        // From the package index, in .venv (backends/adapters/requirements.lock).
-        {"numpy-2", "numpy, current release: the numpy adapter under .venv's Python (PyPI numpy)",
-         "{venv_python} {adapters}/numpy/numpy_backend.py"},
-        {"openvino", "OpenVINO runtime, CPU plugin: opset1 Multiply/Divide (PyPI openvino)",
-         "{venv_python} {adapters}/openvino/openvino_backend.py", "ONEDNN_MAX_CPU_ISA"},
-        {"openvino-onnx", "OpenVINO runtime, CPU plugin, through its ONNX frontend (PyPI openvino)",
-         "{venv_python} {adapters}/openvino-onnx/openvino_onnx_backend.py", "ONEDNN_MAX_CPU_ISA"},
-        {"onnx-reference", "ONNX's reference evaluator (PyPI onnx)",
-         "{venv_python} {adapters}/onnx-reference/onnx_reference_backend.py"},
-        {"jax", "XLA on the CPU through JAX, jit-compiled (PyPI jax, jaxlib)",
-         "{venv_python} {adapters}/jax/jax_backend.py"},
-        {"litert", "LiteRT builtin kernels, no delegate (PyPI ai-edge-litert)",
-         "{venv_python} {adapters}/litert/litert_backend.py"},
-        {"litert-xnnpack", "LiteRT with the XNNPACK delegate (PyPI ai-edge-litert)",
-         "{venv_python} {adapters}/litert/litert_backend.py --xnnpack"},
-        {"mlx", "MLX on the CPU (PyPI mlx, mlx-cpu)",
-         "{venv_python} {adapters}/mlx/mlx_backend.py"},
-        {"onednn-2026", "oneDNN binary primitive, current release (PyPI onednn, onednn-devel)",
-         "{host} {lib}/libeltwise_onednn2026_plugin.so", "ONEDNN_MAX_CPU_ISA"},
-    };
-    return table;
+[[noreturn]] void bad_manifest(const std::string& where, const std::string& what) {
+    throw core::Error(core::ErrorKind::input, where + ": " + what);
 }
 
-const Adapter* find_adapter(std::string_view name) {
-    for (const Adapter& a : adapters())
-        if (a.name == name) return &a;
-    return nullptr;
+// The member `key` of `object` as a T; `required` members must be there.
+template <class T>
+T member(const nlohmann::json& object, const char* key, const std::string& where, bool required,
+         T fallback = {}) {
+    const auto it = object.find(key);
+    if (it == object.end()) {
+        if (required) bad_manifest(where, std::string("has no \"") + key + "\"");
+        return fallback;
+    }
+    try {
+        return it->get<T>();
+    } catch (const nlohmann::json::exception&) {
+        bad_manifest(where, std::string("\"") + key + "\" has the wrong type");
+    }
+}
+
+void check_keys(const nlohmann::json& object, std::initializer_list<std::string_view> known,
+                const std::string& where) {
+    for (const auto& [key, value] : object.items())
+        if (std::find(known.begin(), known.end(), key) == known.end())
+            bad_manifest(where, "unknown key \"" + key + "\"");
+}
+
+SmokeSettings smoke_settings(const nlohmann::json& j, const std::string& where) {
+    if (!j.is_object()) bad_manifest(where, "\"smoke\" is not an object");
+    check_keys(j, {"cases", "count", "seed", "isa_caps"}, where + " (smoke)");
+    SmokeSettings s{member<std::string>(j, "cases", where, true), member<int>(j, "count", where, true),
+                    member<int>(j, "seed", where, true),
+                    member<std::vector<std::string>>(j, "isa_caps", where, false)};
+    if (s.count < 1) bad_manifest(where, "smoke \"count\" must be at least 1");
+    return s;
+}
+
+}  // namespace
+
+Adapter parse_manifest(std::string_view text, const std::string& folder,
+                       const std::string& where) {
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::parse_error& e) {
+        bad_manifest(where, std::string("is not JSON: ") + e.what());
+    }
+    if (!j.is_object()) bad_manifest(where, "is not a JSON object");
+    check_keys(j, {"name", "library", "command", "install", "isa_cap_env", "smoke"}, where);
+    Adapter a{member<std::string>(j, "name", where, true),
+              member<std::string>(j, "library", where, true),
+              member<std::string>(j, "command", where, true),
+              member<std::string>(j, "install", where, true),
+              member<std::string>(j, "isa_cap_env", where, false),
+              {}};
+    if (a.name != folder) bad_manifest(where, "names \"" + a.name + "\", not its folder " + folder);
+    try {
+        if (split_command_line(a.command).empty()) bad_manifest(where, "has an empty \"command\"");
+    } catch (const std::invalid_argument& e) {
+        bad_manifest(where, std::string("\"command\": ") + e.what());
+    }
+    if (j.contains("smoke")) a.smoke = smoke_settings(j["smoke"], where);
+    return a;
+}
+
+std::vector<Adapter> read_adapters(const std::filesystem::path& dir) {
+    std::vector<Adapter> found;
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+        const std::filesystem::path manifest = entry.path() / "adapter.json";
+        if (!std::filesystem::is_regular_file(manifest)) continue;
+        std::ifstream in(manifest);
+        std::stringstream text;
+        text << in.rdbuf();
+        if (!in) bad_manifest(manifest.string(), "cannot be read");
+        found.push_back(
+            parse_manifest(text.str(), entry.path().filename().string(), manifest.string()));
+    }
+    std::sort(found.begin(), found.end(),
+              [](const Adapter& x, const Adapter& y) { return x.name < y.name; });
+    return found;
 }
 
 std::string adapter_command(const Adapter& adapter, const AdapterPaths& paths) {
+    const std::string here = paths.adapters + "/" + adapter.name;
     const std::pair<std::string_view, const std::string*> fills[] = {
         {"{python}", &paths.python}, {"{venv_python}", &paths.venv_python},
         {"{node}", &paths.node},     {"{host}", &paths.host},
-        {"{lib}", &paths.lib},       {"{adapters}", &paths.adapters}};
+        {"{lib}", &paths.lib},       {"{adapters}", &paths.adapters},
+        {"{here}", &here}};
     std::string command(adapter.command);
     for (const auto& [key, value] : fills) {
         const std::string word = shell_quoted(*value);  // paths with spaces stay one word

@@ -1,30 +1,43 @@
 // The adapters of real libraries (backends/adapters/), by name, so that `run --backend torch`
 // needs no command line. Each is an out-of-process backend: a script or a plugin behind
-// eltwise-backend-host.
+// eltwise-backend-host, described by the manifest adapter.json in its folder: adding an adapter
+// means adding a folder (docs/CONTRIBUTING.md, "How to add an adapter").
 #pragma once
 
+#include <filesystem>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace backends {
 
-struct Adapter {
-    std::string_view name;     // what --backend takes
-    std::string_view library;  // what it runs, for `list --backends`
-    // The command line, with {python} {venv_python} {node} {host} {lib} {adapters} filled in
-    // by adapter_command.
-    std::string_view command;
-    // The library's own knob that caps the ISA its kernels use (run --isa-cap), if it has one.
-    std::string_view isa_cap_env = {};
+struct SmokeSettings {
+    std::string cases;              // the smoke run's --cases
+    int count = 1, seed = 1;        // its --count and --seed
+    std::vector<std::string> isa_caps;  // one more smoke run per cap (run --isa-cap)
 };
 
-const std::vector<Adapter>& adapters();
-const Adapter* find_adapter(std::string_view name);  // nullptr: no such adapter
+struct Adapter {
+    std::string name;     // what --backend takes: the folder's name
+    std::string library;  // what it runs, for `list --backends`
+    // The command line, with {python} {venv_python} {node} {host} {lib} {adapters} {here}
+    // filled in by adapter_command ({here}: the adapter's own folder).
+    std::string command;
+    std::string install;  // how to install the library, for an unavailable adapter
+    // The library's own knob that caps the ISA its kernels use (run --isa-cap), if it has one.
+    std::string isa_cap_env;
+    SmokeSettings smoke;
+};
+
+// The adapter of one manifest's text; `folder` is the name of the folder it is in. Throws
+// core::Error naming `where` and what is wrong.
+Adapter parse_manifest(std::string_view text, const std::string& folder, const std::string& where);
+
+// The adapters of every <dir>/*/adapter.json, sorted by name; none when `dir` does not exist.
+std::vector<Adapter> read_adapters(const std::filesystem::path& dir);
 
 // Where the pieces are: the interpreters (Debian's python3 and the project's .venv python), the
-// plugin host, the plugin directory, the adapters' source folder and the Python adapter kit's
-// folder (backends/kit/python).
+// plugin host, the plugin directory, the adapters' folder and the Python adapter kit's folder.
 struct AdapterPaths {
     std::string python, venv_python, node, host, lib, adapters, python_kit;
 };

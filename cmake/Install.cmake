@@ -3,10 +3,8 @@
 # eltwise_add_conformance_tests, cmake/EltwiseConformanceFunctions.cmake). Included from the top
 # level after every target exists. The installed tree is relocatable: the package finds its files
 # from its own location, and eltwise-validate finds eltwise-backend-host beside itself.
-include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-set(ELTWISE_INSTALL_DATADIR ${CMAKE_INSTALL_DATADIR}/eltwise-conformance)
 set(ELTWISE_INSTALL_DOCDIR ${CMAKE_INSTALL_DATAROOTDIR}/doc/eltwise-conformance)
 set(ELTWISE_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/EltwiseConformance)
 
@@ -15,6 +13,24 @@ install(FILES backends/include/eltwise_backend.h DESTINATION ${CMAKE_INSTALL_INC
 install(FILES core/op_table.json DESTINATION ${ELTWISE_INSTALL_DATADIR})
 install(FILES docs/SEMANTICS.md backends/PROTOCOL.md docs/CONTRIBUTING.md
         DESTINATION ${ELTWISE_INSTALL_DOCDIR})
+# The adapters (manifests, scripts, profiles, expectations, READMEs) and the Python kit; the
+# plugins of the adapters whose libraries are Debian packages. `list --backends` of the installed
+# validator shows which of them find their library, and how to install the others.
+install(DIRECTORY backends/adapters/ DESTINATION ${ELTWISE_INSTALL_DATADIR}/adapters
+        FILES_MATCHING PATTERN "adapter.json" PATTERN "*.py" PATTERN "*.mjs" PATTERN "*.toml"
+        PATTERN "expected.txt" PATTERN "README.md" PATTERN "package*.json"
+        PATTERN "node_modules" EXCLUDE PATTERN "__pycache__" EXCLUDE)
+install(FILES backends/examples/op_table.mjs DESTINATION ${ELTWISE_INSTALL_DATADIR}/examples)
+install(DIRECTORY backends/kit/python/eltwise_adapter_kit
+        DESTINATION ${ELTWISE_INSTALL_DATADIR}/python
+        FILES_MATCHING PATTERN "*.py" PATTERN "__pycache__" EXCLUDE)
+install(FILES core/op_table.json  # the kit's symlink, as the file it points to
+        DESTINATION ${ELTWISE_INSTALL_DATADIR}/python/eltwise_adapter_kit)
+foreach(plugin eltwise_onednn_plugin eltwise_xnnpack_plugin)
+    if(TARGET ${plugin})
+        install(TARGETS ${plugin} LIBRARY DESTINATION ${ELTWISE_INSTALL_PLUGINDIR})
+    endif()
+endforeach()
 
 configure_package_config_file(cmake/EltwiseConformanceConfig.cmake.in
     ${CMAKE_CURRENT_BINARY_DIR}/EltwiseConformanceConfig.cmake

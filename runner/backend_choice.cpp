@@ -16,31 +16,63 @@
 namespace runner {
 namespace {
 
-// The host and the plugins sit beside this executable (build/<preset>/bin and lib); the
-// scripts stay in the source tree.
+// The host sits beside this executable. Installed (cmake --install, the .deb): the adapters and
+// the Python kit under <prefix>/ELTWISE_INSTALL_DATADIR, the plugins under
+// <prefix>/ELTWISE_INSTALL_PLUGINDIR, the Python packages of the adapters in the environment
+// ELTWISE_VENV names (default: python3 on PATH). Else the build tree: build/<preset>/bin and lib,
+// the adapters and the kit in the source tree, the project's .venv.
 backends::AdapterPaths adapter_paths() {
-    const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe");
-    const std::filesystem::path bin = exe.parent_path();
+    const std::filesystem::path bin = std::filesystem::read_symlink("/proc/self/exe").parent_path();
+    const std::filesystem::path prefix = bin.parent_path();
+    const std::filesystem::path data = prefix / ELTWISE_INSTALL_DATADIR;
+    const bool installed = std::filesystem::is_directory(data / "adapters");
+    const char* venv = std::getenv("ELTWISE_VENV");
+    const std::string venv_python = venv && *venv ? std::string(venv) + "/bin/python"
+                                    : installed   ? "python3"
+                                                  : ELTWISE_VENV "/bin/python";
+    if (installed)
+        return {ELTWISE_PYTHON,
+                venv_python,
+                "node",
+                (bin / "eltwise-backend-host").string(),
+                (prefix / ELTWISE_INSTALL_PLUGINDIR).string(),
+                (data / "adapters").string(),
+                (data / "python").string()};
     return {ELTWISE_PYTHON,
-            ELTWISE_VENV "/bin/python",
+            venv_python,
             "node",
             (bin / "eltwise-backend-host").string(),
-            (bin.parent_path() / "lib").string(),
+            (prefix / "lib").string(),
             ELTWISE_SOURCE_DIR "/backends/adapters",
             ELTWISE_SOURCE_DIR "/backends/kit/python"};
 }
 
-// An installed eltwise-validate has the host beside it but neither the source tree's scripts
-// nor the build tree's plugins: such an adapter is unavailable for a reason that says so,
+// An adapter whose script or plugin is not there (a plugin not built for lack of its library,
+// an installed tree without it) is unavailable for a reason that says how to install it,
 // instead of a child that fails to open its file.
-void check_adapter_files(const std::string& name, const std::string& command) {
+void check_adapter_files(const backends::Adapter& adapter, const std::string& command) {
     for (const std::string& word : backends::split_command_line(command))
         if (word.starts_with('/') && !std::filesystem::exists(word))
-            throw backends::BackendStartError(
-                "adapter '" + name + "' needs " + word +
-                ", which does not exist (adapters are not installed: they run from the source "
-                "and build trees)");
+            throw backends::BackendStartError("adapter '" + adapter.name + "' needs " + word +
+                                              ", which does not exist; install: " +
+                                              adapter.install);
 }
+
+}  // namespace
+
+const std::vector<backends::Adapter>& adapters() {
+    static const std::vector<backends::Adapter> table =
+        backends::read_adapters(adapter_paths().adapters);
+    return table;
+}
+
+const backends::Adapter* find_adapter(const std::string& name) {
+    for (const backends::Adapter& a : adapters())
+        if (a.name == name) return &a;
+    return nullptr;
+}
+
+namespace {
 
 }  // namespace
 
@@ -48,13 +80,12 @@ std::string backend_names() {
     std::string names;
     for (std::string_view n : backends::builtin_backend_names())
         names += (names.empty() ? "" : ", ") + std::string(n);
-    for (const backends::Adapter& a : backends::adapters())
-        names += ", " + std::string(a.name);
+    for (const backends::Adapter& a : adapters()) names += ", " + a.name;
     return names;
 }
 
 std::string adapter_command_line(const std::string& name) {
-    const backends::Adapter* adapter = backends::find_adapter(name);
+    const backends::Adapter* adapter = find_adapter(name);
     return adapter ? backends::adapter_command(*adapter, adapter_paths()) : "";
 }
 
@@ -66,7 +97,7 @@ std::unique_ptr<backends::Backend> open_backend(const std::string& name,
         return backends::start_process_backend({backends::split_command_line(command)});
     if (auto builtin = backends::make_builtin_backend(name)) return builtin;
     if (const std::string cmd = adapter_command_line(name); !cmd.empty()) {
-        check_adapter_files(name, cmd);
+        check_adapter_files(*find_adapter(name), cmd);
         return backends::start_process_backend({.argv = backends::split_command_line(cmd),
                                                 .environment = backends::adapter_environment(
                                                     adapter_paths())});
@@ -75,19 +106,18 @@ std::unique_ptr<backends::Backend> open_backend(const std::string& name,
 }
 
 void apply_isa_cap(const RunOptions& o) {
-    const backends::Adapter* a = o.backend.empty() ? nullptr : backends::find_adapter(o.backend);
+    const backends::Adapter* a = o.backend.empty() ? nullptr : find_adapter(o.backend);
     if (!a || a->isa_cap_env.empty()) {
         std::string with_knob;
-        for (const backends::Adapter& x : backends::adapters())
-            if (!x.isa_cap_env.empty())
-                with_knob += (with_knob.empty() ? "" : ", ") + std::string(x.name);
+        for (const backends::Adapter& x : adapters())
+            if (!x.isa_cap_env.empty()) with_knob += (with_knob.empty() ? "" : ", ") + x.name;
         throw std::invalid_argument("--isa-cap needs an adapter whose library has an ISA knob (" +
                                     with_knob + "), not '" +
                                     (o.backend.empty() ? o.backend_cmd : o.backend) + "'");
     }
     std::string value = o.isa_cap;
     std::transform(value.begin(), value.end(), value.begin(), ::toupper);
-    ::setenv(std::string(a->isa_cap_env).c_str(), value.c_str(), 1);
+    ::setenv(a->isa_cap_env.c_str(), value.c_str(), 1);
 }
 
 }  // namespace runner

@@ -3,11 +3,18 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
+#include "backends/adapter_table.hpp"
 #include "backends/backend.hpp"
 #include "runner/run_options.hpp"
 
 namespace runner {
+
+// The adapters of this validator's adapters folder (backends/adapter_table.hpp: the source tree's
+// backends/adapters, or the installed copy), read once; a bad manifest throws core::Error.
+const std::vector<backends::Adapter>& adapters();
+const backends::Adapter* find_adapter(const std::string& name);  // nullptr: no such adapter
 
 // "optimized, reference, onnxruntime, ...": every name that open_backend takes.
 std::string backend_names();

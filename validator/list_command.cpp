@@ -114,8 +114,10 @@ int list_backends(bool as_json) {
     nlohmann::json all = nlohmann::json::array();
     for (std::string_view name : backends::builtin_backend_names())
         all.push_back(backend_status(std::string(name), "built in, in process"));
-    for (const backends::Adapter& a : backends::adapters())
-        all.push_back(backend_status(std::string(a.name), a.library));
+    for (const backends::Adapter& a : runner::adapters()) {
+        all.push_back(backend_status(a.name, a.library));
+        if (!all.back()["available"]) all.back()["install"] = a.install;
+    }
     if (as_json) {
         std::cout << all.dump(2) << "\n";
         return 0;
@@ -133,7 +135,8 @@ int list_backends(bool as_json) {
                       << b["version"].get<std::string>() << ", " << b["claimed_pairs"]
                       << " (op version, type) pairs claimed\n";
         else
-            std::cout << "unavailable: " << b["why"].get<std::string>() << "\n";
+            std::cout << "unavailable: " << b["why"].get<std::string>() << "\n"
+                      << indent << "install: " << b["install"].get<std::string>() << "\n";
     }
     return 0;
 }

@@ -203,7 +203,7 @@ class Smoke(Harness):
     def test_example_passes(self):
         proc = self.run_smoke(["-m", "eltwise_adapter_kit.example"])
         self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
-        self.assertIn("42 pairs, 0 problems", proc.stdout)
+        self.assertIn("42 pairs, 0 unsupported, 0 problems", proc.stdout)
 
     def test_planted_bug_is_found(self):
         proc = self.run_smoke([os.path.join(HERE, "smoke_planted_bug.py")])
