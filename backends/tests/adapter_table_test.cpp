@@ -1,0 +1,75 @@
+// Adapter manifests (backends/adapters/*/adapter.json): what a manifest must hold, the errors of
+// a bad one, and the repository's own manifests.
+#include "backends/adapter_table.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "core/error.hpp"
+
+namespace {
+
+const char* kGood = R"({"name": "lib", "library": "Lib 1.0", "command": "{venv_python} {here}/x.py",
+  "install": "pip install lib", "isa_cap_env": "LIB_ISA",
+  "smoke": {"cases": "spec,random", "count": 2, "seed": 7, "isa_caps": ["avx2"]}})";
+
+std::string error_of(const std::string& text, const std::string& folder = "lib") {
+    try {
+        backends::parse_manifest(text, folder, "lib/adapter.json");
+    } catch (const core::Error& e) {
+        return e.what();
+    }
+    return "";
+}
+
+TEST(AdapterManifest, GoodManifestIsRead) {
+    const backends::Adapter a = backends::parse_manifest(kGood, "lib", "lib/adapter.json");
+    EXPECT_EQ(a.name, "lib");
+    EXPECT_EQ(a.library, "Lib 1.0");
+    EXPECT_EQ(a.isa_cap_env, "LIB_ISA");
+    EXPECT_EQ(a.smoke.cases, "spec,random");
+    EXPECT_EQ(a.smoke.count, 2);
+    EXPECT_EQ(a.smoke.seed, 7);
+    EXPECT_EQ(a.smoke.isa_caps, std::vector<std::string>{"avx2"});
+}
+
+TEST(AdapterManifest, BadManifestsNameFileAndProblem) {
+    EXPECT_NE(error_of("{").find("lib/adapter.json: is not JSON"), std::string::npos);
+    EXPECT_NE(error_of("[1]").find("is not a JSON object"), std::string::npos);
+    EXPECT_NE(error_of(kGood, "other").find("names \"lib\", not its folder other"),
+              std::string::npos);
+    EXPECT_NE(error_of(R"({"name": "lib", "library": "L", "command": "x"})").find("no \"install\""),
+              std::string::npos);
+    EXPECT_NE(error_of(R"({"name": "lib", "library": "L", "command": 3, "install": "i"})")
+                  .find("\"command\" has the wrong type"),
+              std::string::npos);
+    EXPECT_NE(error_of(R"({"name": "lib", "library": "L", "command": "'x", "install": "i"})")
+                  .find("unterminated single quote"),
+              std::string::npos);
+    EXPECT_NE(error_of(R"({"name": "lib", "library": "L", "command": "x", "install": "i",
+                          "colour": 1})")
+                  .find("unknown key \"colour\""),
+              std::string::npos);
+    EXPECT_NE(error_of(R"({"name": "lib", "library": "L", "command": "x", "install": "i",
+                          "smoke": {"cases": "spec", "count": 0, "seed": 1}})")
+                  .find("\"count\" must be at least 1"),
+              std::string::npos);
+}
+
+TEST(AdapterManifest, CommandPlaceholdersAreFilled) {
+    const backends::Adapter a = backends::parse_manifest(kGood, "lib", "lib/adapter.json");
+    backends::AdapterPaths paths{"/usr/bin/python3", "/v/bin/python", "node", "/b/host",
+                                 "/b/lib", "/src/adapters", "/src/kit"};
+    EXPECT_EQ(backends::adapter_command(a, paths), "/v/bin/python /src/adapters/lib/x.py");
+}
+
+TEST(AdapterManifest, RepositoryManifestsAreValid) {
+    const auto adapters = backends::read_adapters(ELTWISE_ADAPTERS_DIR);
+    ASSERT_GE(adapters.size(), 15u);
+    for (std::size_t i = 1; i < adapters.size(); ++i)
+        EXPECT_LT(adapters[i - 1].name, adapters[i].name);  // sorted, no two alike
+    for (const backends::Adapter& a : adapters) EXPECT_FALSE(a.smoke.cases.empty()) << a.name;
+}
+
+}  // namespace
