@@ -8,6 +8,9 @@
 #     passes, and the failure output carries the finding's replay line.
 #  4. The installed eltwise-validate runs every case source of `run --help` with the reference
 #     (small --count; one block of exhaustive16) from a directory outside the source tree.
+#  5. Its `list --backends` names commands inside the prefix (an install hint for each adapter
+#     it cannot start), and it runs the numpy adapter and a C-ABI plugin adapter (oneDNN or
+#     XNNPACK) from the installed files.
 # CMAKE and CTEST name the tools (default: on PATH); ELTWISE_KEEP_TEST_DIR=1 keeps the work
 # directory. Fails with the step and its log.
 set -euo pipefail
@@ -100,4 +103,31 @@ for source in $sources; do
     fail "source $source ran no case" "$source.log"
   echo "install_test:   $source: $cases cases passed"
 done
+
+step "installed adapters, from $work/cwd"
+# The installed tree lists its adapters with commands inside the prefix, and runs the numpy
+# adapter (Debian's numpy, the installed kit) and the first C-ABI plugin adapter it has.
+"$validate" list --backends --json >backends.json 2>backends.log || fail "list --backends" backends.log
+plugin=$(/usr/bin/python3 - "$prefix" backends.json <<'PY'
+import json, sys
+prefix, rows = sys.argv[1], {b["name"]: b for b in json.load(open(sys.argv[2]))}
+numpy = rows.get("numpy", {})
+if not numpy.get("available") or prefix not in numpy.get("command", ""):
+    sys.exit(f"the numpy adapter is not available from {prefix}: {numpy}")
+for row in rows.values():
+    if "command" in row and prefix not in row["command"]:
+        sys.exit(f"{row['name']} runs outside the prefix: {row['command']}")
+    if not row["available"] and not row.get("install"):
+        sys.exit(f"{row['name']} is unavailable without an install hint: {row}")
+plugins = [n for n in ("onednn", "xnnpack") if rows.get(n, {}).get("available")]
+print(plugins[0] if plugins else "")
+PY
+) || fail "list --backends of the installed tree: $plugin" backends.json
+for backend in numpy $plugin; do
+  "$validate" run --backend "$backend" --cases spec,invalid --dtype f32 --count 1 \
+    --out "runs/adapter-$backend" >"adapter-$backend.log" 2>&1 ||
+    fail "installed adapter $backend" "adapter-$backend.log"
+  echo "install_test:   adapter $backend: $(tail -n 3 "adapter-$backend.log" | head -n 1)"
+done
+[ -n "$plugin" ] || echo "install_test:   no plugin adapter (neither libdnnl nor libxnnpack found at build time)"
 step "ok"
