@@ -95,11 +95,12 @@ def plan(request, check_numpy=checks.numpy_broadcast):
 
 
 def load_planned(request, check_numpy=checks.numpy_broadcast, to_library=lambda a, dtype: a):
-    """Checks and lowers a request, then loads both inputs with `to_library(array, dtype)` and
-    gives B its lowered shape. Returns (plan, a, b)."""
+    """Checks and lowers a request, loads both inputs, gives B its lowered shape (a numpy
+    reshape, before the library sees it) and converts them with `to_library(array, dtype)`.
+    Returns (plan, a, b)."""
     plan_ = plan(request, check_numpy)
-    a = to_library(tensors.load_input(request["a"]), plan_.dtype)
-    b = to_library(tensors.load_input(request["b"]), plan_.dtype)
+    a = tensors.load_input(request["a"])
+    b = tensors.load_input(request["b"])
     if plan_.b_shape is not None:
         b = b.reshape(plan_.b_shape)
-    return plan_, a, b
+    return plan_, to_library(a, plan_.dtype), to_library(b, plan_.dtype)
