@@ -26,6 +26,23 @@ CLI::Option* add_list(CLI::App& app, const std::string& name, std::vector<std::s
     return app.add_option(name, list, help)->delimiter(',');
 }
 
+// The options that select cases: run's, and export's.
+void add_case_filters(CLI::App& run, runner::RunOptions& o) {
+    add_list(run, "--cases", o.cases,
+             "Case sources: " + joined(case_sources::source_names()) +
+                 " (default: " + joined(case_sources::default_source_names()) + ")");
+    add_list(run, "--op", o.ops, "Only these op versions (e.g. onnx.Div-14)");
+    add_list(run, "--dtype", o.dtypes, "Only these element types of input A");
+    add_list(run, "--source", o.sources, "Only cases of these sources");
+    run.add_option("--case", o.case_ids, "Replay exactly this case id (repeatable)");
+    run.add_option("--onnx-dir", o.onnx_dirs,
+                   "ONNX node-test dir, or a dir of them, for the onnx source (repeatable)");
+    run.add_option("--seed", o.seed, "Seed of the random and invalid cases")->capture_default_str();
+    run.add_option("--count", o.count, "Random cases per (op version, type, rule)")
+        ->capture_default_str()
+        ->check(CLI::NonNegativeNumber);
+}
+
 void add_run_options(CLI::App& run, runner::RunOptions& o) {
     auto* backend =
         run.add_option("--backend", o.backend,
@@ -34,24 +51,12 @@ void add_run_options(CLI::App& run, runner::RunOptions& o) {
     auto* command = run.add_option("--backend-cmd", o.backend_cmd,
                                    "Out-of-process backend command (eltwise-backend/1)");
     backend->excludes(command);
-    add_list(run, "--cases", o.cases,
-             "Case sources: " + joined(case_sources::source_names()) +
-                 " (default: " + joined(case_sources::default_source_names()) + ")");
-    add_list(run, "--op", o.ops, "Only these op versions (e.g. onnx.Div-14)");
-    add_list(run, "--dtype", o.dtypes, "Only these element types of input A");
-    add_list(run, "--source", o.sources, "Only cases of these sources");
-    run.add_option("--case", o.case_ids, "Replay exactly this case id (repeatable)");
+    add_case_filters(run, o);
     run.add_option("--shard", o.shard,
                    "Run only part K of N (1 <= K <= N): disjoint, deterministic by case id; "
                    "`report` merges the parts");
     run.add_flag("--list-cases", o.list_cases,
                  "Print the ids of the cases the other options select, one per line, and exit");
-    run.add_option("--onnx-dir", o.onnx_dirs,
-                   "ONNX node-test dir, or a dir of them, for the onnx source (repeatable)");
-    run.add_option("--seed", o.seed, "Seed of the random and invalid cases")->capture_default_str();
-    run.add_option("--count", o.count, "Random cases per (op version, type, rule)")
-        ->capture_default_str()
-        ->check(CLI::NonNegativeNumber);
     run.add_option("--shrink-budget", o.shrink_budget, "Backend calls spent shrinking a failure")
         ->capture_default_str()
         ->check(CLI::NonNegativeNumber);
@@ -147,6 +152,15 @@ int main(int argc, char** argv) {
     auto* run = app.add_subcommand("run", "Validate a backend: run cases, compare, classify");
     add_run_options(*run, run_options);
 
+    validator::ExportOptions export_options;
+    auto* export_cases = app.add_subcommand(
+        "export", "Write the cases a run would select in another tool's format");
+    export_cases->add_option("--format", export_options.format, "onnx-node-tests (the only one)")
+        ->required()
+        ->check(CLI::IsMember({"onnx-node-tests"}));
+    export_cases->add_option("dir", export_options.dir, "Output directory")->required();
+    add_case_filters(*export_cases, export_options.cases);
+
     validator::ReportOptions report_options;
     auto* report = app.add_subcommand(
         "report", "Make JUnit XML, an HTML report and a JSON summary from results.jsonl files");
@@ -186,6 +200,7 @@ int main(int argc, char** argv) {
         }
         if (*spec) return validator::run_spec(spec_options);
         if (*report) return validator::run_report(report_options);
+        if (*export_cases) return validator::run_export(export_options);
         return validator::run_eval(eval_options);
     } catch (const std::exception& e) {
         std::cerr << "eltwise-validate: " << e.what() << "\n";

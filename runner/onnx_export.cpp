@@ -1,0 +1,57 @@
+#include "runner/onnx_export.hpp"
+
+#include <filesystem>
+
+#include "backends/backend.hpp"
+#include <nlohmann/json.hpp>
+
+#include "io/json_output.hpp"
+#include "runner/case_evaluation.hpp"
+#include "runner/repro_files.hpp"
+#include "runner/run_plan.hpp"
+#include "spec_cases/onnx_node_test.hpp"
+
+namespace runner {
+namespace {
+
+// test_<case id made a file name>_<hash>: unique per id, as repro directories are.
+std::string test_name(const std::string& case_id) {
+    return "test_" + repro_dir_name(case_id).substr(std::string("cases/").size());
+}
+
+}  // namespace
+
+ExportCounts export_onnx_node_tests(const RunOptions& o, const std::string& dir) {
+    const auto reference = backends::make_builtin_backend("reference");
+    const backends::Hello& hello = reference->hello();
+    const case_sources::SourceOptions sources{
+        o.seed, o.count, o.onnx_dirs,
+        [&](const case_sources::PlannedCase& c) { return claimed(hello, c, true); }};
+    ExportCounts counts;
+    const std::filesystem::path root = std::filesystem::path(dir) / kExportKind;
+    for (const case_sources::PlannedCase& c : plan_run(o, sources, hello)) {
+        if (!c.valid) {
+            ++counts.invalid;
+        } else if (c.op->domain != "onnx") {
+            ++counts.not_onnx;
+        } else if (c.graph_form != "runtime") {
+            ++counts.other_form;
+        } else {
+            const case_sources::CaseData data = c.build();
+            const core::OpOutput expected = expected_output(*c.op, data);
+            if (!expected.undefined.empty()) {
+                ++counts.undefined;
+                continue;
+            }
+            const std::filesystem::path test = root / test_name(c.id);
+            spec_cases::write_onnx_node_test(test.string(), *c.op, data.attributes, data.a,
+                                             data.b, expected.value);
+            const nlohmann::json tolerances = {{"rtol", 0}, {"atol", 0}, {"eltwise_case", c.id}};
+            io::write_text_file((test / "data.json").string(), tolerances.dump() + "\n");
+            ++counts.written;
+        }
+    }
+    return counts;
+}
+
+}  // namespace runner
