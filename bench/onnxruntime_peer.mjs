@@ -1,5 +1,5 @@
 // onnxruntime-node peer of eltwise-bench: the rows of bench/rows.json as one-node ONNX models
-// (opset 14 Mul / Div), written here as protobuf bytes, run on ORT's CPU execution provider
+// (opset 14 Mul / Div, the Node adapter kit's modelBytes), run on ORT's CPU execution provider
 // with intra-op threads = all cores. Prints one JSON line per row with the keys eltwise-bench
 // uses; the median of --reps timed session.run calls after --warmup untimed ones.
 // ONNX Div truncates integers, so ORT is a peer of the trunc rows only (floor rows: n/a).
@@ -8,29 +8,9 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { OPS, modelBytes } from 'eltwise-adapter-kit';
 import * as ort from 'onnxruntime-node';
 
-// ---- a minimal protobuf writer (wire types 0: varint, 2: length-delimited) ----
-function varint(n) {
-  const out = [];
-  let v = BigInt(n);
-  if (v < 0n) v += 1n << 64n;
-  do {
-    let byte = Number(v & 0x7fn);
-    v >>= 7n;
-    if (v !== 0n) byte |= 0x80;
-    out.push(byte);
-  } while (v !== 0n);
-  return out;
-}
-const fieldVarint = (field, n) => [...varint((field << 3) | 0), ...varint(n)];
-function fieldBytes(field, bytes) {
-  return [...varint((field << 3) | 2), ...varint(bytes.length), ...bytes];
-}
-const fieldString = (field, s) => fieldBytes(field, [...Buffer.from(s, 'utf8')]);
-
-// onnx.proto: TensorProto.DataType
-const ONNX_TYPE = { f32: 1, u8: 2, i8: 3, u16: 4, i16: 5, i32: 6, i64: 7, f16: 10, u32: 12, u64: 13, bf16: 16 };
 // onnxruntime-common tensor type names (it has no bfloat16)
 const ORT_TYPE = { f32: 'float32', f16: 'float16', i8: 'int8', i16: 'int16', i32: 'int32', i64: 'int64',
                    u8: 'uint8', u16: 'uint16', u32: 'uint32', u64: 'uint64' };
@@ -38,24 +18,9 @@ const ORT_TYPE = { f32: 'float32', f16: 'float16', i8: 'int8', i16: 'int16', i32
 const INT_ARRAY = { i8: Int8Array, i16: Int16Array, i32: Int32Array, i64: BigInt64Array, u8: Uint8Array,
                     u16: Uint16Array, u32: Uint32Array, u64: BigUint64Array };
 
-function valueInfo(name, elemType, shape) {
-  const dims = shape.flatMap((d) => fieldBytes(1, fieldVarint(1, d)));  // Dimension.dim_value
-  const tensorType = [...fieldVarint(1, elemType), ...fieldBytes(2, dims)];  // elem_type, shape
-  const typeProto = fieldBytes(1, tensorType);  // TypeProto.tensor_type
-  return [...fieldString(1, name), ...fieldBytes(2, typeProto)];
-}
-
-// ModelProto{ir_version 7, opset_import {"" 14}, graph {node, name, input, output}}
-function binaryModel(opType, elemType, aShape, bShape, cShape) {
-  const node = [...fieldString(1, 'A'), ...fieldString(1, 'B'), ...fieldString(2, 'C'),
-                ...fieldString(3, 'n0'), ...fieldString(4, opType)];
-  const graph = [...fieldBytes(1, node), ...fieldString(2, 'eltwise_bench'),
-                 ...fieldBytes(11, valueInfo('A', elemType, aShape)),
-                 ...fieldBytes(11, valueInfo('B', elemType, bShape)),
-                 ...fieldBytes(12, valueInfo('C', elemType, cShape))];
-  const opset = [...fieldString(1, ''), ...fieldVarint(2, 14)];
-  return Uint8Array.from([...fieldVarint(1, 7), ...fieldString(2, 'eltwise-bench'),
-                          ...fieldBytes(7, graph), ...fieldBytes(8, opset)]);
+// The op-version id of ONNX `name` (Mul, Div) at opset 14, from the table.
+function opsetFourteen(name) {
+  return Object.values(OPS).find((o) => o.domain === 'onnx' && o.name === name && o.version === 14).id;
 }
 
 // ---- shapes ----
@@ -234,7 +199,8 @@ async function main() {
     const cShape = broadcastShape(aShape, bShape);
     let session;
     try {
-      const model = binaryModel(op, ONNX_TYPE[row.dtype], aShape, bShape, cShape);
+      const model = modelBytes({ op: opsetFourteen(op), a: { dtype: row.dtype, shape: aShape },
+                                 b: { dtype: row.dtype, shape: bShape } });
       session = await ort.InferenceSession.create(model, {
         executionProviders: ['cpu'], intraOpNumThreads: threads, interOpNumThreads: 1,
         graphOptimizationLevel: 'all' });

@@ -56,8 +56,15 @@ if [ "$install" -eq 1 ]; then
     "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2 ||
       log "apt-get install failed; the missing peers will report n/a"
   fi
-  if command -v npm >/dev/null 2>&1 && [ ! -f "$here/node_modules/onnxruntime-node/package.json" ]; then
-    log "npm ci --ignore-scripts (onnxruntime-node, pinned in bench/package-lock.json)"
+  kit="$root/backends/kit/node"  # the Node adapter kit: the peer's one-node ONNX models
+  if command -v npm >/dev/null 2>&1 && [ ! -f "$kit/node_modules/protobufjs/package.json" ]; then
+    log "npm ci --ignore-scripts in backends/kit/node (protobufjs, pinned in its package-lock.json)"
+    (cd "$kit" && npm ci --ignore-scripts --no-audit --no-fund >&2) ||
+      log "npm ci failed; the ORT peer will report n/a"
+  fi
+  if command -v npm >/dev/null 2>&1 && { [ ! -f "$here/node_modules/onnxruntime-node/package.json" ] ||
+       [ ! -e "$here/node_modules/eltwise-adapter-kit" ]; }; then
+    log "npm ci --ignore-scripts (onnxruntime-node and the kit, pinned in bench/package-lock.json)"
     (cd "$here" && npm ci --ignore-scripts --no-audit --no-fund >&2) ||
       log "npm ci failed; the ORT peer will report n/a"
   fi

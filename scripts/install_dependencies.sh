@@ -58,6 +58,7 @@ else
 fi
 root="$(cd "$(dirname "$0")/.." && pwd)"
 install_npm_packages "$root/reports/tests"                # the report checks
+install_npm_packages "$root/backends/kit/node"             # the Node adapter kit (protobufjs)
 install_npm_packages "$root/backends/adapters/onnxruntime"  # onnxruntime-node for its adapter
 
 # The Python packages, into .venv/. A stamp holding both locks' hashes makes a second run a no-op.

@@ -14,7 +14,7 @@ Fails (exit 1, one line per problem) when
       builds op-version ids from pieces (the op name or version as a format placeholder).
       NOT_COPIES lists the few literals that are something else, each with its reason;
   (c) the Python helper (the adapter kit's eltwise_adapter_kit/op_table.py, backends/kit/python)
-      or the Node one (backends/examples/op_table.mjs) cannot load the table, from its default path or from ELTWISE_OP_TABLE, or they do not
+      or the Node one (backends/kit/node/op_table.mjs) cannot load the table, from its default path or from ELTWISE_OP_TABLE, or they do not
       give exactly the table's op versions and element types.
 Files: those git lists (tracked, and new ones not ignored), minus node_modules/, .venv/, build/
 and fuzz/corpus/. ELTWISE_NODE names node (default: node on PATH). Python 3 standard library.
@@ -30,10 +30,10 @@ import tempfile
 from pathlib import Path
 
 TABLE = "core/op_table.json"
-EXAMPLES = "backends/examples"
 PYTHON_KIT = "backends/kit/python"
+NODE_KIT = "backends/kit/node"
 HELPER_FILES = {"op_table.py": f"{PYTHON_KIT}/eltwise_adapter_kit/op_table.py",
-                "op_table.mjs": f"{EXAMPLES}/op_table.mjs"}
+                "op_table.mjs": f"{NODE_KIT}/op_table.mjs"}
 EXCLUDED_DIRS = {"build", "node_modules", ".venv", ".git"}
 EXCLUDED_PREFIXES = ("fuzz/corpus/",)
 MIN_TYPES, MIN_IDS = 3, 2
@@ -262,15 +262,14 @@ def run_helper(name, cmd, env):
 
 
 def check_helpers(root, table, problems):
-    examples = os.path.join(root, EXAMPLES)
     node = os.environ.get("ELTWISE_NODE") or shutil.which("node")
     helpers = {"op_table.py": [sys.executable, "-c", PYTHON_HELPER,
                                os.path.join(root, PYTHON_KIT)]}
     if node:
         helpers["op_table.mjs"] = [node, "--input-type=module", "-e", NODE_HELPER,
-                                   Path(examples, "op_table.mjs").resolve().as_uri()]
+                                   Path(root, NODE_KIT, "op_table.mjs").resolve().as_uri()]
     else:
-        problems.append(f"{EXAMPLES}/op_table.mjs: not checked: no node (set ELTWISE_NODE)")
+        problems.append(f"{NODE_KIT}/op_table.mjs: not checked: no node (set ELTWISE_NODE)")
     env = {k: v for k, v in os.environ.items() if k != "ELTWISE_OP_TABLE"}
     with tempfile.TemporaryDirectory() as scratch:
         # The override: another file, here holding the table's first op version only.

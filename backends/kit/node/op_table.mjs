@@ -1,4 +1,4 @@
-// The op-version table for Node adapters: core/op_table.json, the checked-in output of
+// The op-version table for Node adapters: core/op_table.json (op_table.json here), the output of
 // `eltwise-validate list --json` (docs/tests/op_table_test.py keeps the two equal). Element types,
 // attributes and ids of op versions come from here, never from lists typed into an adapter.
 // ELTWISE_OP_TABLE overrides the file's path. No dependencies: node:fs only.
@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export const ENV = 'ELTWISE_OP_TABLE';
-export const DEFAULT_PATH = fileURLToPath(new URL('../../core/op_table.json', import.meta.url));
+export const DEFAULT_PATH = fileURLToPath(new URL('./op_table.json', import.meta.url));
 
 export function tablePath() {
   return process.env[ENV] || DEFAULT_PATH;
