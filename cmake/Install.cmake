@@ -20,12 +20,16 @@ install(DIRECTORY backends/adapters/ DESTINATION ${ELTWISE_INSTALL_DATADIR}/adap
         FILES_MATCHING PATTERN "adapter.json" PATTERN "*.py" PATTERN "*.mjs" PATTERN "*.toml"
         PATTERN "expected.txt" PATTERN "README.md" PATTERN "package*.json"
         PATTERN "node_modules" EXCLUDE PATTERN "__pycache__" EXCLUDE)
-install(FILES backends/examples/op_table.mjs DESTINATION ${ELTWISE_INSTALL_DATADIR}/examples)
+# The kits, at the same relative place as in the source tree (the Node adapter's package.json
+# names ../../kit/node); op_table.json, a symlink in each kit, as the file it points to.
 install(DIRECTORY backends/kit/python/eltwise_adapter_kit
-        DESTINATION ${ELTWISE_INSTALL_DATADIR}/python
+        DESTINATION ${ELTWISE_INSTALL_DATADIR}/kit/python
         FILES_MATCHING PATTERN "*.py" PATTERN "__pycache__" EXCLUDE)
-install(FILES core/op_table.json  # the kit's symlink, as the file it points to
-        DESTINATION ${ELTWISE_INSTALL_DATADIR}/python/eltwise_adapter_kit)
+install(FILES core/op_table.json DESTINATION ${ELTWISE_INSTALL_DATADIR}/kit/python/eltwise_adapter_kit)
+install(DIRECTORY backends/kit/node/ DESTINATION ${ELTWISE_INSTALL_DATADIR}/kit/node
+        FILES_MATCHING PATTERN "*.mjs" PATTERN "package*.json" PATTERN "README.md"
+        PATTERN "node_modules" EXCLUDE PATTERN "tests" EXCLUDE)
+install(FILES core/op_table.json DESTINATION ${ELTWISE_INSTALL_DATADIR}/kit/node)
 foreach(plugin eltwise_onednn_plugin eltwise_xnnpack_plugin)
     if(TARGET ${plugin})
         install(TARGETS ${plugin} LIBRARY DESTINATION ${ELTWISE_INSTALL_PLUGINDIR})

@@ -37,7 +37,7 @@ backends::AdapterPaths adapter_paths() {
                 (bin / "eltwise-backend-host").string(),
                 (prefix / ELTWISE_INSTALL_PLUGINDIR).string(),
                 (data / "adapters").string(),
-                (data / "python").string()};
+                (data / "kit" / "python").string()};
     return {ELTWISE_PYTHON,
             venv_python,
             "node",
