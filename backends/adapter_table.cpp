@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "backends/process_backend.hpp"
+#include "backends/command_line.hpp"
 #include "core/error.hpp"
 
 namespace backends {
@@ -61,9 +61,11 @@ Adapter parse_manifest(std::string_view text, const std::string& folder,
         bad_manifest(where, std::string("is not JSON: ") + e.what());
     }
     if (!j.is_object()) bad_manifest(where, "is not a JSON object");
-    check_keys(j, {"name", "library", "command", "install", "isa_cap_env", "smoke"}, where);
+    check_keys(j, {"name", "library", "version", "command", "install", "isa_cap_env", "smoke"},
+               where);
     Adapter a{member<std::string>(j, "name", where, true),
               member<std::string>(j, "library", where, true),
+              member<std::string>(j, "version", where, true),
               member<std::string>(j, "command", where, true),
               member<std::string>(j, "install", where, true),
               member<std::string>(j, "isa_cap_env", where, false),

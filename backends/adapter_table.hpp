@@ -20,6 +20,7 @@ struct SmokeSettings {
 struct Adapter {
     std::string name;     // what --backend takes: the folder's name
     std::string library;  // what it runs, for `list --backends`
+    std::string version;  // how the library's version is read (its hello carries it)
     // The command line, with {python} {venv_python} {node} {host} {lib} {adapters} {here}
     // filled in by adapter_command ({here}: the adapter's own folder).
     std::string command;

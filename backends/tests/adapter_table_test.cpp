@@ -10,7 +10,8 @@
 
 namespace {
 
-const char* kGood = R"({"name": "lib", "library": "Lib 1.0", "command": "{venv_python} {here}/x.py",
+const char* kGood = R"({"name": "lib", "library": "Lib 1.0", "version": "lib.__version__",
+  "command": "{venv_python} {here}/x.py",
   "install": "pip install lib", "isa_cap_env": "LIB_ISA",
   "smoke": {"cases": "spec,random", "count": 2, "seed": 7, "isa_caps": ["avx2"]}})";
 
@@ -27,6 +28,7 @@ TEST(AdapterManifest, GoodManifestIsRead) {
     const backends::Adapter a = backends::parse_manifest(kGood, "lib", "lib/adapter.json");
     EXPECT_EQ(a.name, "lib");
     EXPECT_EQ(a.library, "Lib 1.0");
+    EXPECT_EQ(a.version, "lib.__version__");
     EXPECT_EQ(a.isa_cap_env, "LIB_ISA");
     EXPECT_EQ(a.smoke.cases, "spec,random");
     EXPECT_EQ(a.smoke.count, 2);
@@ -39,20 +41,26 @@ TEST(AdapterManifest, BadManifestsNameFileAndProblem) {
     EXPECT_NE(error_of("[1]").find("is not a JSON object"), std::string::npos);
     EXPECT_NE(error_of(kGood, "other").find("names \"lib\", not its folder other"),
               std::string::npos);
-    EXPECT_NE(error_of(R"({"name": "lib", "library": "L", "command": "x"})").find("no \"install\""),
+    EXPECT_NE(error_of(R"({"name": "lib", "library": "L", "version": "v", "command": "x"})")
+                  .find("no \"install\""),
               std::string::npos);
-    EXPECT_NE(error_of(R"({"name": "lib", "library": "L", "command": 3, "install": "i"})")
+    EXPECT_NE(error_of(R"({"name": "lib", "library": "L", "command": "x", "install": "i"})")
+                  .find("no \"version\""),
+              std::string::npos);
+    EXPECT_NE(error_of(R"({"name": "lib", "library": "L", "version": "v", "command": 3,
+                          "install": "i"})")
                   .find("\"command\" has the wrong type"),
               std::string::npos);
-    EXPECT_NE(error_of(R"({"name": "lib", "library": "L", "command": "'x", "install": "i"})")
+    EXPECT_NE(error_of(R"({"name": "lib", "library": "L", "version": "v", "command": "'x",
+                          "install": "i"})")
                   .find("unterminated single quote"),
               std::string::npos);
-    EXPECT_NE(error_of(R"({"name": "lib", "library": "L", "command": "x", "install": "i",
-                          "colour": 1})")
+    EXPECT_NE(error_of(R"({"name": "lib", "library": "L", "version": "v", "command": "x",
+                          "install": "i", "colour": 1})")
                   .find("unknown key \"colour\""),
               std::string::npos);
-    EXPECT_NE(error_of(R"({"name": "lib", "library": "L", "command": "x", "install": "i",
-                          "smoke": {"cases": "spec", "count": 0, "seed": 1}})")
+    EXPECT_NE(error_of(R"({"name": "lib", "library": "L", "version": "v", "command": "x",
+                          "install": "i", "smoke": {"cases": "spec", "count": 0, "seed": 1}})")
                   .find("\"count\" must be at least 1"),
               std::string::npos);
 }
