@@ -57,7 +57,7 @@ Adapter parse_manifest(std::string_view text, const std::string& folder,
     nlohmann::json j;
     try {
         j = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
+    } catch (const nlohmann::json::exception& e) {  // parse_error, and out_of_range for 1e999
         bad_manifest(where, std::string("is not JSON: ") + e.what());
     }
     if (!j.is_object()) bad_manifest(where, "is not a JSON object");

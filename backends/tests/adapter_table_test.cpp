@@ -39,6 +39,9 @@ TEST(AdapterManifest, GoodManifestIsRead) {
 TEST(AdapterManifest, BadManifestsNameFileAndProblem) {
     EXPECT_NE(error_of("{").find("lib/adapter.json: is not JSON"), std::string::npos);
     EXPECT_NE(error_of("[1]").find("is not a JSON object"), std::string::npos);
+    // found by the fuzz target: a number out of range is nlohmann's out_of_range, not parse_error
+    EXPECT_NE(error_of(R"({"name": 1e999})").find("lib/adapter.json: is not JSON"),
+              std::string::npos);
     EXPECT_NE(error_of(kGood, "other").find("names \"lib\", not its folder other"),
               std::string::npos);
     EXPECT_NE(error_of(R"({"name": "lib", "library": "L", "version": "v", "command": "x"})")
