@@ -43,8 +43,8 @@ void check_keys(const nlohmann::json& object, std::initializer_list<std::string_
 SmokeSettings smoke_settings(const nlohmann::json& j, const std::string& where) {
     if (!j.is_object()) bad_manifest(where, "\"smoke\" is not an object");
     check_keys(j, {"cases", "count", "seed", "isa_caps"}, where + " (smoke)");
-    SmokeSettings s{member<std::string>(j, "cases", where, true), member<int>(j, "count", where, true),
-                    member<int>(j, "seed", where, true),
+    SmokeSettings s{member<std::string>(j, "cases", where, true),
+                    member<int>(j, "count", where, true), member<int>(j, "seed", where, true),
                     member<std::vector<std::string>>(j, "isa_caps", where, false)};
     if (s.count < 1) bad_manifest(where, "smoke \"count\" must be at least 1");
     return s;
@@ -52,8 +52,7 @@ SmokeSettings smoke_settings(const nlohmann::json& j, const std::string& where) 
 
 }  // namespace
 
-Adapter parse_manifest(std::string_view text, const std::string& folder,
-                       const std::string& where) {
+Adapter parse_manifest(std::string_view text, const std::string& folder, const std::string& where) {
     nlohmann::json j;
     try {
         j = nlohmann::json::parse(text);
@@ -101,9 +100,12 @@ std::vector<Adapter> read_adapters(const std::filesystem::path& dir) {
 std::string adapter_command(const Adapter& adapter, const AdapterPaths& paths) {
     const std::string here = paths.adapters + "/" + adapter.name;
     const std::pair<std::string_view, const std::string*> fills[] = {
-        {"{python}", &paths.python}, {"{venv_python}", &paths.venv_python},
-        {"{node}", &paths.node},     {"{host}", &paths.host},
-        {"{lib}", &paths.lib},       {"{adapters}", &paths.adapters},
+        {"{python}", &paths.python},
+        {"{venv_python}", &paths.venv_python},
+        {"{node}", &paths.node},
+        {"{host}", &paths.host},
+        {"{lib}", &paths.lib},
+        {"{adapters}", &paths.adapters},
         {"{here}", &here}};
     std::string command(adapter.command);
     for (const auto& [key, value] : fills) {

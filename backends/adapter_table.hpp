@@ -12,8 +12,8 @@
 namespace backends {
 
 struct SmokeSettings {
-    std::string cases;              // the smoke run's --cases
-    int count = 1, seed = 1;        // its --count and --seed
+    std::string cases;                  // the smoke run's --cases
+    int count = 1, seed = 1;            // its --count and --seed
     std::vector<std::string> isa_caps;  // one more smoke run per cap (run --isa-cap)
 };
 

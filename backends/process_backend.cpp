@@ -205,8 +205,9 @@ std::vector<std::string> child_environment(const std::string& scratch,
 ProcessBackend::Started ProcessBackend::start() const {
     std::unique_ptr<ChildProcess> child;
     try {
-        child = std::make_unique<ChildProcess>(options_.argv, child_environment(scratch_.path(), options_.environment),
-                                               options_.stderr_tail_lines);
+        child = std::make_unique<ChildProcess>(
+            options_.argv, child_environment(scratch_.path(), options_.environment),
+            options_.stderr_tail_lines);
     } catch (const std::system_error& e) {
         throw BackendStartError("backend `" + command_ + "`: " + e.what());
     }

@@ -13,9 +13,9 @@
 namespace backends {
 
 struct ProcessOptions {
-    std::vector<std::string> argv;        // argv[0] is looked up in PATH
-    double startup_timeout_seconds = 30;  // for the hello
-    std::size_t stderr_tail_lines = 20;   // kept for crash reports
+    std::vector<std::string> argv;              // argv[0] is looked up in PATH
+    double startup_timeout_seconds = 30;        // for the hello
+    std::size_t stderr_tail_lines = 20;         // kept for crash reports
     std::vector<std::string> environment = {};  // "NAME=value" added to its environment
 };
 

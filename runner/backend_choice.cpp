@@ -53,9 +53,9 @@ backends::AdapterPaths adapter_paths() {
 void check_adapter_files(const backends::Adapter& adapter, const std::string& command) {
     for (const std::string& word : backends::split_command_line(command))
         if (word.starts_with('/') && !std::filesystem::exists(word))
-            throw backends::BackendStartError("adapter '" + adapter.name + "' needs " + word +
-                                              ", which does not exist; install: " +
-                                              adapter.install);
+            throw backends::BackendStartError(
+                "adapter '" + adapter.name + "' needs " + word +
+                ", which does not exist; install: " + adapter.install);
 }
 
 }  // namespace
@@ -72,15 +72,14 @@ const backends::Adapter* find_adapter(const std::string& name) {
     return nullptr;
 }
 
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 std::string backend_names() {
     std::string names;
     for (std::string_view n : backends::builtin_backend_names())
         names += (names.empty() ? "" : ", ") + std::string(n);
-    for (const backends::Adapter& a : adapters()) names += ", " + a.name;
+    for (const backends::Adapter& a : adapters())
+        names += ", " + a.name;
     return names;
 }
 
@@ -98,9 +97,9 @@ std::unique_ptr<backends::Backend> open_backend(const std::string& name,
     if (auto builtin = backends::make_builtin_backend(name)) return builtin;
     if (const std::string cmd = adapter_command_line(name); !cmd.empty()) {
         check_adapter_files(*find_adapter(name), cmd);
-        return backends::start_process_backend({.argv = backends::split_command_line(cmd),
-                                                .environment = backends::adapter_environment(
-                                                    adapter_paths())});
+        return backends::start_process_backend(
+            {.argv = backends::split_command_line(cmd),
+             .environment = backends::adapter_environment(adapter_paths())});
     }
     throw std::invalid_argument("unknown backend '" + name + "' (known: " + backend_names() + ")");
 }

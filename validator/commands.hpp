@@ -39,9 +39,9 @@ int run_eval(const EvalOptions& options);
 int run_run(const runner::RunOptions& options);
 
 struct ExportOptions {
-    std::string format;         // onnx-node-tests
-    std::string dir;            // written into: <dir>/eltwise/test_*/
-    runner::RunOptions cases;   // the case filters, as `run` takes them
+    std::string format;        // onnx-node-tests
+    std::string dir;           // written into: <dir>/eltwise/test_*/
+    runner::RunOptions cases;  // the case filters, as `run` takes them
 };
 int run_export(const ExportOptions& options);
 

@@ -153,8 +153,8 @@ int main(int argc, char** argv) {
     add_run_options(*run, run_options);
 
     validator::ExportOptions export_options;
-    auto* export_cases = app.add_subcommand(
-        "export", "Write the cases a run would select in another tool's format");
+    auto* export_cases =
+        app.add_subcommand("export", "Write the cases a run would select in another tool's format");
     export_cases->add_option("--format", export_options.format, "onnx-node-tests (the only one)")
         ->required()
         ->check(CLI::IsMember({"onnx-node-tests"}));

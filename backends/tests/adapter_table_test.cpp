@@ -70,8 +70,8 @@ TEST(AdapterManifest, BadManifestsNameFileAndProblem) {
 
 TEST(AdapterManifest, CommandPlaceholdersAreFilled) {
     const backends::Adapter a = backends::parse_manifest(kGood, "lib", "lib/adapter.json");
-    backends::AdapterPaths paths{"/usr/bin/python3", "/v/bin/python", "node", "/b/host",
-                                 "/b/lib", "/src/adapters", "/src/kit"};
+    backends::AdapterPaths paths{"/usr/bin/python3", "/v/bin/python", "node",    "/b/host",
+                                 "/b/lib",           "/src/adapters", "/src/kit"};
     EXPECT_EQ(backends::adapter_command(a, paths), "/v/bin/python /src/adapters/lib/x.py");
 }
 
@@ -80,7 +80,8 @@ TEST(AdapterManifest, RepositoryManifestsAreValid) {
     ASSERT_GE(adapters.size(), 15u);
     for (std::size_t i = 1; i < adapters.size(); ++i)
         EXPECT_LT(adapters[i - 1].name, adapters[i].name);  // sorted, no two alike
-    for (const backends::Adapter& a : adapters) EXPECT_FALSE(a.smoke.cases.empty()) << a.name;
+    for (const backends::Adapter& a : adapters)
+        EXPECT_FALSE(a.smoke.cases.empty()) << a.name;
 }
 
 }  // namespace
