@@ -60,7 +60,9 @@ Adapter parse_manifest(std::string_view text, const std::string& folder, const s
         bad_manifest(where, std::string("is not JSON: ") + e.what());
     }
     if (!j.is_object()) bad_manifest(where, "is not a JSON object");
-    check_keys(j, {"name", "library", "version", "command", "install", "isa_cap_env", "smoke"},
+    check_keys(j,
+               {"name", "library", "version", "command", "install", "isa_cap_env", "platforms",
+                "smoke"},
                where);
     Adapter a{member<std::string>(j, "name", where, true),
               member<std::string>(j, "library", where, true),
@@ -68,7 +70,10 @@ Adapter parse_manifest(std::string_view text, const std::string& folder, const s
               member<std::string>(j, "command", where, true),
               member<std::string>(j, "install", where, true),
               member<std::string>(j, "isa_cap_env", where, false),
+              member<std::vector<std::string>>(j, "platforms", where, false),
               {}};
+    for (const std::string& p : a.platforms)
+        if (p != "arm64") bad_manifest(where, "unknown platform \"" + p + "\" (arm64)");
     if (a.name != folder) bad_manifest(where, "names \"" + a.name + "\", not its folder " + folder);
     try {
         if (split_command_line(a.command).empty()) bad_manifest(where, "has an empty \"command\"");

@@ -27,6 +27,9 @@ struct Adapter {
     std::string install;  // how to install the library, for an unavailable adapter
     // The library's own knob that caps the ISA its kernels use (run --isa-cap), if it has one.
     std::string isa_cap_env;
+    // The emulated platforms it also runs on ("arm64": in the arm64 root filesystem of
+    // scripts/install_arm64.sh, under qemu-aarch64; run --platform arm64[-CPU]).
+    std::vector<std::string> platforms;
     SmokeSettings smoke;
 };
 

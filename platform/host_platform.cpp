@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <sstream>
 
 #include "cpu_features_macros.h"
 #if defined(CPU_FEATURES_ARCH_X86)
@@ -106,6 +107,34 @@ Platform capped(const Platform& p, std::string_view isa) {
     return out;
 }
 
+Platform emulated(std::string_view probe_output, const std::string& cpu_model,
+                  const std::string& emulator) {
+    Platform p;
+    p.os = host().os;
+    p.vendor = "emulated";
+    p.model = cpu_model;
+    p.emulator = emulator;
+    std::istringstream lines{std::string(probe_output)};
+    for (std::string line; std::getline(lines, line);) {
+        std::istringstream words(line);
+        std::string key, word;
+        words >> key;
+        if (key == "arch") words >> p.arch;
+        while (key == "features" && words >> word) {
+            if (!is_known_feature(word))
+                throw core::Error(core::ErrorKind::input,
+                                  "the emulated CPU reports an unknown feature '" + word + "'");
+            p.features.push_back(word);
+        }
+    }
+    if (p.arch.empty())
+        throw core::Error(core::ErrorKind::input,
+                          "the emulated CPU's probe printed no arch line: '" +
+                              std::string(probe_output.substr(0, 200)) + "'");
+    std::sort(p.features.begin(), p.features.end());
+    return p;
+}
+
 bool Platform::has(std::string_view feature) const {
     return std::find(features.begin(), features.end(), feature) != features.end();
 }
@@ -135,6 +164,7 @@ std::string describe(const Platform& p) {
     for (const std::string& f : p.features)
         text += " " + f;
     if (!p.isa_cap.empty()) text += " (capped to " + p.isa_cap + ")";
+    if (!p.emulator.empty()) text += " (emulated: " + p.emulator + ")";
     return text + " (" + p.os + ")";
 }
 

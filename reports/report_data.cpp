@@ -34,9 +34,12 @@ std::string plain_label(const nlohmann::json& run, const std::string& file) {
     const std::string name = run["backend"].value("name", "");
     const std::string version = run["backend"].value("version", "");
     std::string label = version.empty() ? name : name + " " + version;
-    // A verdict names its platform: a capped run is a column of its own.
-    if (run.contains("platform") && run["platform"].contains("isa_cap"))
-        label += " (isa cap " + run["platform"].value("isa_cap", "") + ")";
+    // A verdict names its platform: a capped or emulated run is a column of its own.
+    const nlohmann::json platform = run.value("platform", nlohmann::json::object());
+    if (platform.contains("emulator"))
+        label += " (" + platform.value("name", "") + ", emulated)";
+    else if (platform.contains("isa_cap"))
+        label += " (isa cap " + platform.value("isa_cap", "") + ")";
     return label;
 }
 

@@ -12,6 +12,7 @@
 
 #include "backends/adapter_table.hpp"
 #include "backends/process_backend.hpp"
+#include "runner/platform_choice.hpp"
 
 namespace runner {
 namespace {
@@ -83,23 +84,33 @@ std::string backend_names() {
     return names;
 }
 
-std::string adapter_command_line(const std::string& name) {
+std::string adapter_command_line(const std::string& name, const std::string& platform) {
     const backends::Adapter* adapter = find_adapter(name);
-    return adapter ? backends::adapter_command(*adapter, adapter_paths()) : "";
+    return adapter ? backends::adapter_command(
+                         *adapter, paths_on(parse_platform(platform), adapter_paths()))
+                   : "";
 }
 
 std::unique_ptr<backends::Backend> open_backend(const std::string& name,
-                                                const std::string& command) {
+                                                const std::string& command,
+                                                const std::string& platform) {
     if (name.empty() == command.empty())
         throw std::invalid_argument("give exactly one of --backend NAME and --backend-cmd CMD");
+    const PlatformChoice choice = parse_platform(platform);
+    if (choice.emulated() && !find_adapter(name))
+        throw std::invalid_argument("--platform " + platform + " runs adapters by name (" +
+                                    "--backend NAME), not '" + name + command + "'");
     if (!command.empty())
         return backends::start_process_backend({backends::split_command_line(command)});
     if (auto builtin = backends::make_builtin_backend(name)) return builtin;
-    if (const std::string cmd = adapter_command_line(name); !cmd.empty()) {
-        check_adapter_files(*find_adapter(name), cmd);
+    if (const std::string cmd = adapter_command_line(name, platform); !cmd.empty()) {
+        check_adapter_platform(*find_adapter(name), choice);
+        if (!choice.emulated()) check_adapter_files(*find_adapter(name), cmd);
+        std::vector<std::string> argv = platform_launcher(choice);
+        for (std::string& word : backends::split_command_line(cmd))
+            argv.push_back(std::move(word));
         return backends::start_process_backend(
-            {.argv = backends::split_command_line(cmd),
-             .environment = backends::adapter_environment(adapter_paths())});
+            {.argv = argv, .environment = backends::adapter_environment(adapter_paths())});
     }
     throw std::invalid_argument("unknown backend '" + name + "' (known: " + backend_names() + ")");
 }
@@ -110,11 +121,11 @@ void apply_isa_cap(const RunOptions& o) {
         std::string with_knob;
         for (const backends::Adapter& x : adapters())
             if (!x.isa_cap_env.empty()) with_knob += (with_knob.empty() ? "" : ", ") + x.name;
-        throw std::invalid_argument("--isa-cap needs an adapter whose library has an ISA knob (" +
+        throw std::invalid_argument("--platform " + o.platform + " needs an adapter whose library has an ISA knob (" +
                                     with_knob + "), not '" +
                                     (o.backend.empty() ? o.backend_cmd : o.backend) + "'");
     }
-    std::string value = o.isa_cap;
+    std::string value = parse_platform(o.platform).isa_cap;
     std::transform(value.begin(), value.end(), value.begin(), ::toupper);
     ::setenv(a->isa_cap_env.c_str(), value.c_str(), 1);
 }

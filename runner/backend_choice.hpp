@@ -21,16 +21,18 @@ std::string backend_names();
 
 // The command line of the adapter of this name (backends/adapter_table.hpp), or "" when there
 // is none.
-std::string adapter_command_line(const std::string& name);
+std::string adapter_command_line(const std::string& name, const std::string& platform = "host");
 
 // Exactly one of `name` and `command` must be given: a built-in backend or an adapter by name,
-// or a command line. Throws std::invalid_argument for an
-// unknown name or a malformed command line, backends::BackendStartError when the child cannot
-// be started or says no valid hello.
+// or a command line. On an emulated `platform` (runner/platform_choice.hpp) only an adapter
+// whose manifest lists it. Throws std::invalid_argument for an unknown name, a malformed command
+// line or a platform the backend lacks, backends::BackendStartError when the child cannot be
+// started or says no valid hello.
 std::unique_ptr<backends::Backend> open_backend(const std::string& name,
-                                                const std::string& command);
+                                                const std::string& command,
+                                                const std::string& platform = "host");
 
-// --isa-cap: sets the adapter's own ISA knob in the environment its process inherits. Throws
+// --platform avx2 (--isa-cap): sets the adapter's own ISA knob in the environment its process inherits. Throws
 // std::invalid_argument for a backend without such a knob.
 void apply_isa_cap(const RunOptions& o);
 

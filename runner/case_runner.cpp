@@ -15,6 +15,7 @@
 #include "platform/host_platform.hpp"
 #include "reports/report_data.hpp"
 #include "runner/backend_choice.hpp"
+#include "runner/platform_choice.hpp"
 #include "runner/report_files.hpp"
 #include "runner/repro_files.hpp"
 #include "runner/results_lines.hpp"
@@ -260,9 +261,9 @@ CaseRunner make_case_runner(const RunOptions& o, std::size_t planned) {
                  .summary = RunSummary(static_cast<std::int64_t>(planned))};
     if (o.expected) r.expectations = results::read_expectations(*o.expected);
     if (o.profile) r.profile = profiles::read_profile(*o.profile);
-    r.platform =
-        o.isa_cap.empty() ? platform::host() : platform::capped(platform::host(), o.isa_cap);
-    if (!o.isa_cap.empty()) apply_isa_cap(o);
+    const PlatformChoice choice = parse_platform(o.platform);
+    r.platform = platform_facts(choice);
+    if (!choice.isa_cap.empty()) apply_isa_cap(o);
     return r;
 }
 
@@ -291,7 +292,7 @@ int start_run(const RunOptions& o) {
     CaseRunner runner = make_case_runner(o, 0);
     std::unique_ptr<backends::Backend> backend;
     try {
-        backend = open_backend(o.backend, o.backend_cmd);
+        backend = open_backend(o.backend, o.backend_cmd, o.platform);
     } catch (const backends::BackendStartError& e) {
         if (o.list_cases) throw;
         std::filesystem::create_directories(o.out);

@@ -33,7 +33,7 @@ struct CaseRunner {
     std::vector<results::Deviation> deviations{};
     std::vector<std::string> new_findings{}, now_passing{};
     std::vector<std::string> notes{};  // findings about the cases themselves (ONNX test data)
-    platform::Platform platform{};     // the host's, or as --isa-cap leaves it
+    platform::Platform platform{};     // where the adapter ran (--platform)
     std::optional<profiles::Profile> profile{};            // --profile
     std::set<std::string> exercised{};                     // its entries that predicted a deviation
     std::map<std::string, std::int64_t> declared_cases{};  // its entries' cases explained

@@ -110,7 +110,7 @@ nlohmann::json options_json(const RunOptions& o) {
         {"graph_forms", o.graph_forms},
         {"expected", o.expected ? nlohmann::json(*o.expected) : nlohmann::json()},
         {"profile", o.profile ? nlohmann::json(*o.profile) : nlohmann::json()},
-        {"isa_cap", o.isa_cap},
+        {"platform", o.platform},
         {"write_expected", o.write_expected ? nlohmann::json(*o.write_expected) : nlohmann::json()},
         {"label", o.label}};
 }
@@ -139,7 +139,8 @@ RunOptions options_from_json(const nlohmann::json& j) {
         o.graph_forms = j.value("graph_forms", std::vector<std::string>{"runtime"});
         o.expected = optional_text(j, "expected");
         if (j.contains("profile")) o.profile = optional_text(j, "profile");
-        o.isa_cap = j.value("isa_cap", "");
+        // older run lines have only "isa_cap"
+        o.platform = j.value("platform", j.value("isa_cap", "").empty() ? "host" : "avx2");
         o.write_expected = optional_text(j, "write_expected");
         o.label = field<std::string>(j, "label");
         return o;

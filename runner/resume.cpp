@@ -102,7 +102,7 @@ std::vector<const case_sources::PlannedCase*> remaining_cases(
 // The backend the remaining cases run on: the one the run started with, or no resuming.
 std::unique_ptr<backends::Backend> reopen_backend(const RunOptions& o,
                                                   const nlohmann::json& recorded) {
-    std::unique_ptr<backends::Backend> backend = open_backend(o.backend, o.backend_cmd);
+    std::unique_ptr<backends::Backend> backend = open_backend(o.backend, o.backend_cmd, o.platform);
     const nlohmann::json now = nlohmann::json::parse(backends::to_line(backend->hello()));
     const auto named = [](const nlohmann::json& hello) {
         return hello.value("name", "") + " " + hello.value("version", "");

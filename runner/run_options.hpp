@@ -32,7 +32,9 @@ struct RunOptions {
     std::string out = "eltwise-results";
     std::optional<std::string> expected;
     std::optional<std::string> profile;  // the backend's declared behaviours (TOML)
-    std::string isa_cap;  // "avx2": the adapter's library capped through its own knob
+    // --platform (runner/platform_choice.hpp): "host", "avx2" (the adapter's library capped
+    // through its own knob), "arm64-<QEMU CPU model>" (emulated). --isa-cap avx2 is "avx2".
+    std::string platform = "host";
     std::optional<std::string> write_expected;
     std::string label;         // the backend's name in reports; default: its name and version
     std::string command_line;  // recorded in the results' run line

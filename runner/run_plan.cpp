@@ -165,6 +165,8 @@ nlohmann::json run_line(const RunOptions& o, const platform::Platform& p,
                        {"cpu_model", p.model},
                        {"cpu_features", p.features}};
     if (!p.isa_cap.empty()) run["platform"]["isa_cap"] = p.isa_cap;
+    if (p.name != "host" && !p.name.empty()) run["platform"]["name"] = p.name;
+    if (!p.emulator.empty()) run["platform"]["emulator"] = p.emulator;
     if (!error.empty()) run["error"] = error;
     return {{"run", run}};
 }

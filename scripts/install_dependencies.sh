@@ -4,7 +4,19 @@
 # adapters from the package index (backends/adapters/requirements.lock, exact versions and hashes)
 # into the project's own virtual environment .venv/ (ELTWISE_VENV overrides the folder), built on
 # Debian's /usr/bin/python3, never into a system Python.
+#
+# --platform arm64: also (or, once the above is done, only) the ARM64 platform's root filesystem
+# under .arm64/, emulated by QEMU (scripts/install_arm64.sh, docs/platforms.md). Opt-in: the
+# default install and the default tests have no emulation.
 set -euo pipefail
+
+case "${1:-}" in
+  "") ;;
+  --platform)
+    [ "${2:-}" = arm64 ] || { echo "install_dependencies: --platform takes arm64" >&2; exit 2; }
+    "$0" && exec "$(dirname "$0")/install_arm64.sh" ;;
+  *) echo "install_dependencies: unknown option '$1' (--platform arm64)" >&2; exit 2 ;;
+esac
 
 packages=(
   build-essential cmake

@@ -17,6 +17,7 @@ struct ListOptions {
     bool backends = false;    // list the built-in backends and the adapters, and which start
     std::string backend;      // a built-in backend or adapter name: show its claims
     std::string backend_cmd;  // an out-of-process backend: show its claims
+    std::string platform = "host";  // where the adapters start (runner/platform_choice.hpp)
 };
 int run_list(const ListOptions& options);
 

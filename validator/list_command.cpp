@@ -7,6 +7,7 @@
 #include "backends/adapter_table.hpp"
 #include "core/op_table.hpp"
 #include "runner/backend_choice.hpp"
+#include "runner/platform_choice.hpp"
 #include "validator/commands.hpp"
 
 namespace validator {
@@ -89,12 +90,13 @@ int list_claims(const backends::Hello& hello, bool as_json) {
 }
 
 // One backend's line of `list --backends`: its hello when it starts, else why not.
-nlohmann::json backend_status(const std::string& name, std::string_view library) {
+nlohmann::json backend_status(const std::string& name, std::string_view library,
+                              const std::string& platform) {
     nlohmann::json j = {{"name", name}, {"library", library}};
-    const std::string command = runner::adapter_command_line(name);
+    const std::string command = runner::adapter_command_line(name, platform);
     if (!command.empty()) j["command"] = command;
     try {
-        const backends::Hello hello = runner::open_backend(name, "")->hello();
+        const backends::Hello hello = runner::open_backend(name, "", platform)->hello();
         std::size_t pairs = 0;
         for (const auto& [op, types] : hello.ops)
             pairs += types.size();
@@ -109,13 +111,18 @@ nlohmann::json backend_status(const std::string& name, std::string_view library)
     return j;
 }
 
-// The built-in backends and the adapters, each started once to see whether it is available.
-int list_backends(bool as_json) {
+// The built-in backends and the adapters, each started once to see whether it is available. On
+// an emulated platform only the adapters whose manifests list it, each started there.
+int list_backends(bool as_json, const std::string& platform) {
+    const bool emulated = runner::parse_platform(platform).emulated();
     nlohmann::json all = nlohmann::json::array();
     for (std::string_view name : backends::builtin_backend_names())
-        all.push_back(backend_status(std::string(name), "built in, in process"));
+        if (!emulated) all.push_back(backend_status(std::string(name), "built in, in process", platform));
     for (const backends::Adapter& a : runner::adapters()) {
-        all.push_back(backend_status(a.name, a.library));
+        if (emulated && std::find(a.platforms.begin(), a.platforms.end(), "arm64") ==
+                            a.platforms.end())
+            continue;
+        all.push_back(backend_status(a.name, a.library, platform));
         if (!all.back()["available"]) all.back()["install"] = a.install;
     }
     if (as_json) {
@@ -145,10 +152,11 @@ int list_backends(bool as_json) {
 
 int run_list(const ListOptions& options) {
     const bool as_json = options.as_json;
-    if (options.backends) return list_backends(as_json);
+    if (options.backends) return list_backends(as_json, options.platform);
     if (!options.backend.empty() || !options.backend_cmd.empty())
-        return list_claims(runner::open_backend(options.backend, options.backend_cmd)->hello(),
-                           as_json);
+        return list_claims(
+            runner::open_backend(options.backend, options.backend_cmd, options.platform)->hello(),
+            as_json);
     if (as_json) {
         nlohmann::json table = nlohmann::json::array();
         for (const auto& op : core::op_versions())

@@ -85,10 +85,16 @@ void add_run_options(CLI::App& run, runner::RunOptions& o) {
     run.add_option("--label", o.label,
                    "The backend's name in reports (default: its hello's name and version)");
     run.add_option("--expected", o.expected, "Expected deviations (PATTERN STATUS lines)");
-    run.add_option(
-        "--isa-cap", o.isa_cap,
-        "Cap the adapter's library to an ISA through its own knob (avx2; OpenVINO and "
-        "oneDNN: ONEDNN_MAX_CPU_ISA); the platform facts then lack the features above it");
+    run.add_option("--platform", o.platform,
+                   "Where the adapter runs: host; avx2 (its library capped through its own ISA "
+                   "knob, e.g. oneDNN's ONEDNN_MAX_CPU_ISA); arm64 or arm64-<QEMU CPU model> "
+                   "(emulated, after scripts/install_dependencies.sh --platform arm64). The "
+                   "platform facts are those of the CPU it ran on (docs/platforms.md)")
+        ->capture_default_str();
+    run.add_option_function<std::string>(
+           "--isa-cap", [&o](const std::string& cap) { o.platform = cap; },
+           "The same as --platform CAP (avx2)")
+        ->excludes("--platform");
     run.add_option(
         "--profile", o.profile,
         "The backend's profile: declared behaviours (TOML, backends/PROTOCOL.md section 14)");
@@ -128,6 +134,9 @@ int main(int argc, char** argv) {
                      "Show what this built-in backend or adapter claims");
     list->add_option("--backend-cmd", list_options.backend_cmd,
                      "Show what this out-of-process backend claims next to the spec");
+    list->add_option("--platform", list_options.platform,
+                     "Start the adapters there: host, avx2, arm64, arm64-<QEMU CPU model>")
+        ->capture_default_str();
 
     validator::SpecOptions spec_options;
     auto* spec = app.add_subcommand("spec", "Run the spec cases through the reference");

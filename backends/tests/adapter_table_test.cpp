@@ -12,7 +12,7 @@ namespace {
 
 const char* kGood = R"({"name": "lib", "library": "Lib 1.0", "version": "lib.__version__",
   "command": "{venv_python} {here}/x.py",
-  "install": "pip install lib", "isa_cap_env": "LIB_ISA",
+  "install": "pip install lib", "isa_cap_env": "LIB_ISA", "platforms": ["arm64"],
   "smoke": {"cases": "spec,random", "count": 2, "seed": 7, "isa_caps": ["avx2"]}})";
 
 std::string error_of(const std::string& text, const std::string& folder = "lib") {
@@ -30,6 +30,7 @@ TEST(AdapterManifest, GoodManifestIsRead) {
     EXPECT_EQ(a.library, "Lib 1.0");
     EXPECT_EQ(a.version, "lib.__version__");
     EXPECT_EQ(a.isa_cap_env, "LIB_ISA");
+    EXPECT_EQ(a.platforms, std::vector<std::string>{"arm64"});
     EXPECT_EQ(a.smoke.cases, "spec,random");
     EXPECT_EQ(a.smoke.count, 2);
     EXPECT_EQ(a.smoke.seed, 7);
@@ -65,6 +66,10 @@ TEST(AdapterManifest, BadManifestsNameFileAndProblem) {
     EXPECT_NE(error_of(R"({"name": "lib", "library": "L", "version": "v", "command": "x",
                           "install": "i", "smoke": {"cases": "spec", "count": 0, "seed": 1}})")
                   .find("\"count\" must be at least 1"),
+              std::string::npos);
+    EXPECT_NE(error_of(R"({"name": "lib", "library": "L", "version": "v", "command": "x",
+                          "install": "i", "platforms": ["riscv64"]})")
+                  .find("unknown platform \"riscv64\" (arm64)"),
               std::string::npos);
 }
 

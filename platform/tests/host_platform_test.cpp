@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "core/error.hpp"
+
 namespace {
 
 TEST(HostPlatform, NamesItsArchitectureAndCpu) {
@@ -25,6 +27,29 @@ TEST(HostPlatform, EveryFeatureIsKnown) {
     EXPECT_TRUE(platform::is_known_feature("avx512_bf16"));
     EXPECT_TRUE(platform::is_known_feature("sve2"));
     EXPECT_FALSE(platform::is_known_feature("avx512bf16"));  // cpu_features spells it avx512_bf16
+}
+
+}  // namespace
+
+namespace {
+
+// platform/arm64_features.py's output for QEMU's neoverse-n1, as the probe printed it.
+TEST(EmulatedPlatform, ReadsTheProbesArchAndFeatures) {
+    const platform::Platform p = platform::emulated(
+        "arch aarch64\nfeatures asimd asimddp asimdhp fphp\n", "neoverse-n1", "qemu-aarch64");
+    EXPECT_EQ(p.arch, "aarch64");
+    EXPECT_EQ(p.model, "neoverse-n1");
+    EXPECT_EQ(p.emulator, "qemu-aarch64");
+    EXPECT_EQ(p.features, (std::vector<std::string>{"asimd", "asimddp", "asimdhp", "fphp"}));
+    EXPECT_TRUE(p.has("asimddp"));
+    EXPECT_FALSE(p.has("sve"));
+    EXPECT_NE(platform::describe(p).find("(emulated: qemu-aarch64)"), std::string::npos);
+}
+
+TEST(EmulatedPlatform, RejectsOutputWithoutArchOrWithUnknownFeatures) {
+    EXPECT_THROW(platform::emulated("features sve\n", "max", "qemu"), core::Error);
+    EXPECT_THROW(platform::emulated("arch aarch64\nfeatures sve frobnicate\n", "max", "qemu"),
+                 core::Error);
 }
 
 }  // namespace

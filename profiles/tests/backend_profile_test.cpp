@@ -138,7 +138,7 @@ TEST(Profile, ScopeMatchesOpGlobTypeRuleAndForm) {
 TEST(Profile, ConditionOnFeaturesAndArchitecture) {
     profiles::Condition c;
     c.cpu_lacks = {"avx512_bf16"};
-    platform::Platform avx2{"Linux", "x86_64", "AuthenticAMD", "EPYC", {"avx2", "fma"}, ""};
+    platform::Platform avx2{"Linux", "x86_64", "AuthenticAMD", "EPYC", {"avx2", "fma"}, "", "", ""};
     platform::Platform zen4 = avx2;
     zen4.features.push_back("avx512_bf16");
     EXPECT_TRUE(c.holds(avx2));

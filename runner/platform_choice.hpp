@@ -1,0 +1,38 @@
+// The platform an adapter runs on (run --platform): the host; the host with the library capped
+// to an ISA through its own knob; or an emulated arm64 CPU, inside the root filesystem of
+// scripts/install_arm64.sh under qemu-aarch64 (docs/platforms.md).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "backends/adapter_table.hpp"
+#include "platform/host_platform.hpp"
+
+namespace runner {
+
+struct PlatformChoice {
+    std::string name;       // "host", "avx2", "arm64-neoverse-n1"
+    std::string isa_cap;    // "avx2" for a capped host
+    std::string arm64_cpu;  // QEMU's CPU model for an emulated arm64 CPU ("max", "neoverse-n1")
+    bool emulated() const { return !arm64_cpu.empty(); }
+};
+
+// "" and "host", "avx2", "arm64" (QEMU's default model, max) and "arm64-<QEMU CPU model>".
+// Throws std::invalid_argument naming the platforms for anything else.
+PlatformChoice parse_platform(std::string_view text);
+
+// The platform facts of a run there: the host's, capped, or the emulated CPU's as a probe run on
+// it reports them. Throws core::Error(input) for a cap above the host's ISA, and
+// backends::BackendStartError when the arm64 root filesystem is missing or the probe fails.
+platform::Platform platform_facts(const PlatformChoice& choice);
+
+// What an adapter's command line is prefixed with to run there (nothing on the host), and the
+// paths its placeholders take there. Throws std::invalid_argument for an adapter whose manifest
+// does not list the platform, and backends::BackendStartError when it is not installed.
+std::vector<std::string> platform_launcher(const PlatformChoice& choice);
+void check_adapter_platform(const backends::Adapter& adapter, const PlatformChoice& choice);
+backends::AdapterPaths paths_on(const PlatformChoice& choice, backends::AdapterPaths host_paths);
+
+}  // namespace runner
