@@ -36,6 +36,7 @@ constexpr NamedFlag kFlags[] = {
     {"computed_in_i32", &Model::computed_in_i32},
     {"integer_division_via_f32", &Model::integer_division_via_f32},
     {"integers_computed_in_f32", &Model::integers_computed_in_f32},
+    {"integers_through_f32_and_i32", &Model::integers_through_f32_and_i32},
     {"division_by_reciprocal", &Model::division_by_reciprocal},
     {"division_by_f32_reciprocal", &Model::division_by_f32_reciprocal},
     {"reciprocal_rounded_toward_zero", &Model::reciprocal_rounded_toward_zero},
@@ -365,10 +366,29 @@ std::optional<T> computed_in_f32(T x, T y, bool multiply) {
     return static_cast<T>(std::nearbyint(r));
 }
 
+// AArch64's f32 arithmetic and fcvtzs: the f32 product or quotient (floored where the op
+// floors), truncated toward zero into i32 with saturation and NaN as 0, the i32 then wrapped
+// into T (the low bits, as a narrowing xtn keeps them).
+template <class T>
+T through_f32_and_i32(T x, T y, bool multiply, core::IntegerRounding rounding) {
+    const float fx = static_cast<float>(x), fy = static_cast<float>(y);
+    float r = multiply ? fx * fy : fx / fy;
+    if (!multiply && rounding == core::IntegerRounding::floor) r = std::floor(r);
+    std::int32_t i = 0;
+    if (r >= 2147483648.0f)
+        i = std::numeric_limits<std::int32_t>::max();
+    else if (r <= -2147483648.0f)
+        i = std::numeric_limits<std::int32_t>::min();
+    else if (!std::isnan(r))
+        i = static_cast<std::int32_t>(r);  // truncates toward zero, inside i32's range here
+    return static_cast<T>(static_cast<std::make_unsigned_t<T>>(static_cast<std::int64_t>(i)));
+}
+
 template <class T>
 std::optional<T> integer_step(const Model& m, T x, T y, bool multiply,
                               core::IntegerRounding rounding) {
     if (m.integers_computed_in_f32) return computed_in_f32(x, y, multiply);
+    if (m.integers_through_f32_and_i32) return through_f32_and_i32(x, y, multiply, rounding);
     if constexpr (sizeof(T) == 1) {
         if (multiply && m.products_through_i16_saturated) {
             const auto wide = static_cast<std::int16_t>(
@@ -499,6 +519,7 @@ bool affects(const Model& m, core::ElementType type, bool multiply) {
     }
     const bool wide_int = core::byte_size(type) >= 4 && type != core::ElementType::i32;
     return m.integer_results_saturated || m.integers_computed_in_f32 ||
+           m.integers_through_f32_and_i32 ||
            (m.products_through_i16_saturated && multiply && core::byte_size(type) == 1) ||
            (m.computed_in_i32 && wide_int) ||
            (!multiply && (m.integer_division_via_f32 || m.floor_for_trunc || m.trunc_for_floor));

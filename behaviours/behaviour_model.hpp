@@ -44,6 +44,10 @@ struct Model {
     // Integers computed in f32 (oneDNN): operands rounded to f32, the f32 result rounded to
     // nearest even and saturated to the largest f32 values inside the type's range.
     bool integers_computed_in_f32 = false;
+    // Integers computed in f32 and converted as AArch64's fcvtzs does (OpenVINO's ARM kernels):
+    // the f32 result (a quotient floored or truncated per the op) saturated to i32, NaN to 0,
+    // then wrapped into the type.
+    bool integers_through_f32_and_i32 = false;
     bool division_by_reciprocal = false;      // A * (1/B), 1/B rounded in the element type
     bool division_by_f32_reciprocal = false;  // the same with 1/B in f32 (f16/bf16)
     // f16/bf16 under division_by_reciprocal: 1/B computed in f32 and rounded toward zero into

@@ -256,12 +256,13 @@ int finish(CaseRunner& r) {
 
 // Reads --expected before the backend starts: a usage error costs no backend start.
 CaseRunner make_case_runner(const RunOptions& o, std::size_t planned) {
+    const PlatformChoice choice = parse_platform(o.platform);
     CaseRunner r{.options = o,
-                 .settings = {policy_of(o), o.timeout_seconds, o.undefined_refusal == "deviation"},
+                 .settings = {policy_of(o), o.timeout_seconds * choice.timeout_factor(),
+                              o.undefined_refusal == "deviation"},
                  .summary = RunSummary(static_cast<std::int64_t>(planned))};
     if (o.expected) r.expectations = results::read_expectations(*o.expected);
     if (o.profile) r.profile = profiles::read_profile(*o.profile);
-    const PlatformChoice choice = parse_platform(o.platform);
     r.platform = platform_facts(choice);
     if (!choice.isa_cap.empty()) apply_isa_cap(o);
     return r;

@@ -17,6 +17,9 @@ struct PlatformChoice {
     std::string isa_cap;    // "avx2" for a capped host
     std::string arm64_cpu;  // QEMU's CPU model for an emulated arm64 CPU ("max", "neoverse-n1")
     bool emulated() const { return !arm64_cpu.empty(); }
+    // What --timeout is multiplied by there: qemu-user runs these libraries 6-8 times slower
+    // than the host (docs/platforms.md), and a slow case is not a hung one.
+    double timeout_factor() const { return emulated() ? 10.0 : 1.0; }
 };
 
 // "" and "host", "avx2", "arm64" (QEMU's default model, max) and "arm64-<QEMU CPU model>".

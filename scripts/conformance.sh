@@ -13,6 +13,9 @@
 #   --shrink-budget N  backend calls per shrunk deviation (run's default: 1000); the graph forms
 #                that compile a model per call shrink far slower than runtime
 #   --out DIR    somewhere else than reports/out
+#   --platforms LIST  run on each of these platforms (run --platform: host, avx2, arm64-<CPU>;
+#                default host): every backend that has the platform, one report column per
+#                (backend, platform); arm64 needs scripts/install_dependencies.sh --platform arm64
 #   --graph-forms LIST  run every case in these graph forms too (each backend: those its hello
 #                lists; other forms' ids start with "<form>/", and an expected.txt line for the
 #                runtime id also covers the same status in any other form)
@@ -23,6 +26,7 @@ seed=1
 out=reports/out
 forms=runtime
 only=""
+platforms=host
 setup=1
 shrink=()
 while [ $# -gt 0 ]; do
@@ -35,8 +39,9 @@ while [ $# -gt 0 ]; do
     --shrink-budget) shrink=(--shrink-budget "$2"); shift ;;
     --out) out="$2"; shift ;;
     --graph-forms) forms="$2"; shift ;;
+    --platforms) platforms="$2"; shift ;;
     *) echo "usage: scripts/conformance.sh [--long] [--count N] [--seed N] [--backends LIST] [--no-setup]" \
-            "[--shrink-budget N] [--out DIR] [--graph-forms LIST]" >&2; exit 2 ;;
+            "[--shrink-budget N] [--out DIR] [--graph-forms LIST] [--platforms LIST]" >&2; exit 2 ;;
   esac
   shift
 done
@@ -47,41 +52,63 @@ if [ "$setup" -eq 1 ]; then
 fi
 validate=build/release/bin/eltwise-validate
 
-# The available backends: the built-in optimized one, and every adapter that starts.
-mapfile -t names < <("$validate" list --backends --json | /usr/bin/python3 -c '
+# The backends of one platform: those of `list --backends --platform P` that start there (the
+# built-in optimized one and every adapter on the host), or --backends' names among them.
+backends_on() {
+  local platform="$1" name names
+  mapfile -t names < <("$validate" list --backends --json --platform "$platform" | /usr/bin/python3 -c '
 import json, sys
 for b in json.load(sys.stdin):
     if b["available"] and b["name"] != "reference":
         print(b["name"])')
-if [ -n "$only" ]; then
+  if [ -z "$only" ]; then
+    printf '%s\n' "${names[@]}"
+    return
+  fi
   IFS=, read -r -a wanted <<< "$only"
   for name in "${wanted[@]}"; do
-    printf '%s\n' "${names[@]}" | grep -qx -- "$name" ||
-      { echo "conformance: backend '$name' is not available (eltwise-validate list --backends)" >&2; exit 2; }
+    if printf '%s\n' "${names[@]}" | grep -qx -- "$name"; then
+      echo "$name"
+    elif [ "$platform" = host ]; then
+      echo "conformance: backend '$name' is not available (eltwise-validate list --backends)" >&2
+      exit 2
+    fi
   done
-  names=("${wanted[@]}")
-fi
-echo "conformance: backends ${names[*]}"
+}
+
+# One backend on one platform: its results in $out/<name> (host) or $out/<name>@<platform>.
+run_backend() {
+  local name="$1" platform="$2" dir="$out/$1" status=0 expected=()
+  [ "$platform" = host ] || dir="$out/$name@$platform"
+  echo "conformance: $name on $platform"
+  # An adapter's known deviations (its findings) are marked as expected; what is new stands out.
+  [ -f "backends/adapters/$name/expected.txt" ] &&
+    expected=(--expected "backends/adapters/$name/expected.txt")
+  # Its declared behaviours (backends/PROTOCOL.md section 14), with their platform conditions.
+  [ -f "backends/adapters/$name/profile.toml" ] &&
+    expected+=(--profile "backends/adapters/$name/profile.toml")
+  local start=$SECONDS
+  "$validate" run --backend "$name" --platform "$platform" --seed "$seed" --count "$count" \
+    --graph-forms "$forms" --out "$dir" "${expected[@]}" "${shrink[@]}" \
+    > "$dir.log" 2>&1 || status=$?
+  tail -n 3 "$dir.log"
+  echo "conformance: $name on $platform took $((SECONDS - start)) s"
+  grep -E "stale:|now passes" "$dir.log" || true
+  # 0: no new findings, 1: new findings; anything else is a failure of the run itself.
+  [ "$status" -le 1 ] || { echo "conformance: the $name run on $platform failed (exit $status)" >&2; exit 1; }
+}
 
 rm -rf "$out"
 mkdir -p "$out"
-for name in "${names[@]}"; do
-  echo "conformance: $name"
-  status=0
-  # An adapter's known deviations (its findings) are marked as expected; what is new stands out.
-  expected=()
-  [ -f "backends/adapters/$name/expected.txt" ] &&
-    expected=(--expected "backends/adapters/$name/expected.txt")
-  # Its declared behaviours (backends/PROTOCOL.md section 14).
-  [ -f "backends/adapters/$name/profile.toml" ] &&
-    expected+=(--profile "backends/adapters/$name/profile.toml")
-  "$validate" run --backend "$name" --seed "$seed" --count "$count" --graph-forms "$forms" \
-    --out "$out/$name" "${expected[@]}" "${shrink[@]}" \
-    > "$out/$name.log" 2>&1 || status=$?
-  tail -n 3 "$out/$name.log"
-  grep -E "stale:|now passes" "$out/$name.log" || true
-  # 0: no new findings, 1: new findings; anything else is a failure of the run itself.
-  [ "$status" -le 1 ] || { echo "conformance: the $name run failed (exit $status)" >&2; exit 1; }
+IFS=, read -r -a platform_list <<< "$platforms"
+for platform in "${platform_list[@]}"; do
+  found="$(backends_on "$platform")" || exit 2
+  names=()
+  [ -z "$found" ] || mapfile -t names <<< "$found"
+  echo "conformance: on $platform: ${names[*]}"
+  for name in "${names[@]}"; do
+    run_backend "$name" "$platform"
+  done
 done
 "$validate" report "$out"/*/results.jsonl --html "$out/report.html" --junit "$out/junit.xml" \
   --summary "$out/summary.json"

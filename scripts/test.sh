@@ -8,4 +8,7 @@ preset="${1:-release}"
 scripts/install_dependencies.sh
 cmake --preset "$preset"
 cmake --build --preset "$preset"
+# Which of our kernel sets this CPU runs: the per-ISA tests of the others are skipped (docs/ci.md).
+validate="build/$preset/bin/eltwise-validate"
+[ ! -x "$validate" ] || echo "test: $("$validate" list --kernel-sets)"
 ctest --preset "$preset" "$@"

@@ -18,6 +18,7 @@ struct ListOptions {
     std::string backend;      // a built-in backend or adapter name: show its claims
     std::string backend_cmd;  // an out-of-process backend: show its claims
     std::string platform = "host";  // where the adapters start (runner/platform_choice.hpp)
+    bool kernel_sets = false;       // which of the optimized backend's kernel sets this CPU runs
 };
 int run_list(const ListOptions& options);
 

@@ -6,6 +6,8 @@
 
 #include "backends/adapter_table.hpp"
 #include "core/op_table.hpp"
+#include "optimized/cpu_dispatch.hpp"
+#include "platform/host_platform.hpp"
 #include "runner/backend_choice.hpp"
 #include "runner/platform_choice.hpp"
 #include "validator/commands.hpp"
@@ -111,17 +113,24 @@ nlohmann::json backend_status(const std::string& name, std::string_view library,
     return j;
 }
 
+// Whether the adapter has the platform: every one the host, those with an ISA knob a cap, those
+// whose manifest lists arm64 an emulated arm64 CPU.
+bool runs_on(const backends::Adapter& a, const runner::PlatformChoice& choice) {
+    if (choice.emulated())
+        return std::find(a.platforms.begin(), a.platforms.end(), "arm64") != a.platforms.end();
+    return choice.isa_cap.empty() || !a.isa_cap_env.empty();
+}
+
 // The built-in backends and the adapters, each started once to see whether it is available. On
-// an emulated platform only the adapters whose manifests list it, each started there.
+// another platform than the host only the adapters that have it, each started there.
 int list_backends(bool as_json, const std::string& platform) {
-    const bool emulated = runner::parse_platform(platform).emulated();
+    const runner::PlatformChoice choice = runner::parse_platform(platform);
     nlohmann::json all = nlohmann::json::array();
     for (std::string_view name : backends::builtin_backend_names())
-        if (!emulated) all.push_back(backend_status(std::string(name), "built in, in process", platform));
+        if (choice.name == "host")
+            all.push_back(backend_status(std::string(name), "built in, in process", platform));
     for (const backends::Adapter& a : runner::adapters()) {
-        if (emulated && std::find(a.platforms.begin(), a.platforms.end(), "arm64") ==
-                            a.platforms.end())
-            continue;
+        if (!runs_on(a, choice)) continue;
         all.push_back(backend_status(a.name, a.library, platform));
         if (!all.back()["available"]) all.back()["install"] = a.install;
     }
@@ -148,10 +157,23 @@ int list_backends(bool as_json, const std::string& platform) {
     return 0;
 }
 
+// "kernel sets run: portable avx2 avx512; skipped: none (x86_64 ... )": the tests of a set this
+// CPU lacks are skipped, so a CI log says which kernels its verdicts cover.
+int list_kernel_sets() {
+    std::string run, skipped;
+    for (const optimized::Isa isa : optimized::kIsas)
+        (optimized::cpu_supports(isa) ? run : skipped) += " " + std::string(optimized::name(isa));
+    const platform::Platform& host = platform::host();
+    std::cout << "kernel sets run:" << run << "; skipped:" << (skipped.empty() ? " none" : skipped)
+              << " (" << host.arch << " '" << host.model << "')\n";
+    return 0;
+}
+
 }  // namespace
 
 int run_list(const ListOptions& options) {
     const bool as_json = options.as_json;
+    if (options.kernel_sets) return list_kernel_sets();
     if (options.backends) return list_backends(as_json, options.platform);
     if (!options.backend.empty() || !options.backend_cmd.empty())
         return list_claims(

@@ -134,6 +134,9 @@ int main(int argc, char** argv) {
                      "Show what this built-in backend or adapter claims");
     list->add_option("--backend-cmd", list_options.backend_cmd,
                      "Show what this out-of-process backend claims next to the spec");
+    list->add_flag("--kernel-sets", list_options.kernel_sets,
+                   "Which of the optimized backend's kernel sets this CPU runs (and its tests "
+                   "check), and which it skips");
     list->add_option("--platform", list_options.platform,
                      "Start the adapters there: host, avx2, arm64, arm64-<QEMU CPU model>")
         ->capture_default_str();

@@ -224,6 +224,27 @@ TEST(Behaviours, IntegersComputedInF32AsOneDnnDoes) {
     EXPECT_EQ(run<ElementType::i8>(m, "onnx.Div-14", {-128}, {-1}).values<std::int8_t>()[0], 127);
 }
 
+TEST(Behaviours, IntegersThroughF32AndI32AsOpenVinoOnArm64) {
+    // openvino-26 (arm64, hand-run): i16 32767 * 32767 = 0 (1073676289 is 1073676288 in f32,
+    // whose low 16 bits are 0), 32767 * 2 = -2; u16 65535 * 65535 = 65535 (f32 4294836224
+    // saturates to INT32_MAX, low bits 0xffff); i32 2147483647 * -1 = -2147483648 (f32 rounds
+    // 2147483647 up to 2^31); i32 -7 / 2 = -4 and 8 / -2147483647 = -1 (floored), INT_MIN / -1
+    // = 2147483647 (2^31 saturated).
+    const auto m = model({"integers_through_f32_and_i32"});
+    const auto i16 = run<ElementType::i16>(m, "onnx.Mul-14", {32767, 32767}, {32767, 2});
+    EXPECT_EQ(i16.values<std::int16_t>()[0], 0);
+    EXPECT_EQ(i16.values<std::int16_t>()[1], -2);
+    EXPECT_EQ(run<ElementType::u16>(m, "onnx.Mul-14", {65535}, {65535}).values<std::uint16_t>()[0],
+              65535);
+    EXPECT_EQ(run<ElementType::i32>(m, "onnx.Mul-14", {2147483647}, {-1}).values<std::int32_t>()[0],
+              -2147483647 - 1);
+    const auto floor = run<ElementType::i32>(m, "openvino.Divide-1", {-7, 8, -2147483647 - 1},
+                                             {2, -2147483647, -1}, {{"m_pythondiv", "true"}});
+    EXPECT_EQ(floor.values<std::int32_t>()[0], -4);
+    EXPECT_EQ(floor.values<std::int32_t>()[1], -1);
+    EXPECT_EQ(floor.values<std::int32_t>()[2], 2147483647);
+}
+
 TEST(Behaviours, EightBitProductsThroughI16) {
     // openvino-25 (AVX2): u8 255 * 129 = 32895 wraps to -32641 in i16 and saturates to 0;
     // 255 * 128 = 32640 fits and saturates to 255; i8 -128 * -128 = 16384 saturates to 127.
