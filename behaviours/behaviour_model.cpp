@@ -37,9 +37,11 @@ constexpr NamedFlag kFlags[] = {
     {"integer_division_via_f32", &Model::integer_division_via_f32},
     {"integers_computed_in_f32", &Model::integers_computed_in_f32},
     {"integers_through_f32_and_i32", &Model::integers_through_f32_and_i32},
+    {"integers_through_f32_clamped_to_i32", &Model::integers_through_f32_clamped_to_i32},
     {"division_by_reciprocal", &Model::division_by_reciprocal},
     {"division_by_f32_reciprocal", &Model::division_by_f32_reciprocal},
     {"reciprocal_rounded_toward_zero", &Model::reciprocal_rounded_toward_zero},
+    {"reciprocal_rounded_away_from_zero", &Model::reciprocal_rounded_away_from_zero},
     {"floor_for_trunc", &Model::floor_for_trunc},
     {"trunc_for_floor", &Model::trunc_for_floor},
     {"results_rounded_toward_zero", &Model::results_rounded_toward_zero},
@@ -179,7 +181,10 @@ T as_constant(const Model& m, T v) {
 // With a constant B and folded values as constants, 1/B is folded into a constant too.
 template <class R>
 R reciprocal(const Model& m, R y) {
-    const R r = R(1) / y;
+    R r = R(1) / y;
+    if (m.reciprocal_rounded_away_from_zero && std::isfinite(r) && r != 0 &&
+        std::fma(r, y, R(-1)) != 0 && std::fabs(r * static_cast<long double>(y)) < 1.0L)
+        r = std::nextafter(r, std::copysign(std::numeric_limits<R>::infinity(), r));
     const bool flush = m.subnormal_results_flushed || m.subnormal_results_flushed_before_rounding;
     if (m.reciprocal_is_constant) return as_constant(m, r);
     return flush && std::fpclassify(r) == FP_SUBNORMAL ? std::copysign(R(0), r) : r;
@@ -370,10 +375,12 @@ std::optional<T> computed_in_f32(T x, T y, bool multiply) {
 // floors), truncated toward zero into i32 with saturation and NaN as 0, the i32 then wrapped
 // into T (the low bits, as a narrowing xtn keeps them).
 template <class T>
-T through_f32_and_i32(T x, T y, bool multiply, core::IntegerRounding rounding) {
+T through_f32_and_i32(T x, T y, bool multiply, core::IntegerRounding rounding, bool clamped) {
     const float fx = static_cast<float>(x), fy = static_cast<float>(y);
     float r = multiply ? fx * fy : fx / fy;
     if (!multiply && rounding == core::IntegerRounding::floor) r = std::floor(r);
+    if (clamped && !std::isnan(r))
+        r = std::clamp(r, -2147483648.0f, f32_bound(std::numeric_limits<std::int32_t>::max()));
     std::int32_t i = 0;
     if (r >= 2147483648.0f)
         i = std::numeric_limits<std::int32_t>::max();
@@ -388,7 +395,9 @@ template <class T>
 std::optional<T> integer_step(const Model& m, T x, T y, bool multiply,
                               core::IntegerRounding rounding) {
     if (m.integers_computed_in_f32) return computed_in_f32(x, y, multiply);
-    if (m.integers_through_f32_and_i32) return through_f32_and_i32(x, y, multiply, rounding);
+    if (m.integers_through_f32_and_i32 || m.integers_through_f32_clamped_to_i32)
+        return through_f32_and_i32(x, y, multiply, rounding,
+                                   m.integers_through_f32_clamped_to_i32);
     if constexpr (sizeof(T) == 1) {
         if (multiply && m.products_through_i16_saturated) {
             const auto wide = static_cast<std::int16_t>(
@@ -519,7 +528,7 @@ bool affects(const Model& m, core::ElementType type, bool multiply) {
     }
     const bool wide_int = core::byte_size(type) >= 4 && type != core::ElementType::i32;
     return m.integer_results_saturated || m.integers_computed_in_f32 ||
-           m.integers_through_f32_and_i32 ||
+           m.integers_through_f32_and_i32 || m.integers_through_f32_clamped_to_i32 ||
            (m.products_through_i16_saturated && multiply && core::byte_size(type) == 1) ||
            (m.computed_in_i32 && wide_int) ||
            (!multiply && (m.integer_division_via_f32 || m.floor_for_trunc || m.trunc_for_floor));

@@ -48,11 +48,18 @@ struct Model {
     // the f32 result (a quotient floored or truncated per the op) saturated to i32, NaN to 0,
     // then wrapped into the type.
     bool integers_through_f32_and_i32 = false;
+    // The same, the f32 result first clamped to the f32 values inside i32 (at most 2147483520):
+    // the other path the ARM kernels take for some shapes.
+    bool integers_through_f32_clamped_to_i32 = false;
     bool division_by_reciprocal = false;      // A * (1/B), 1/B rounded in the element type
     bool division_by_f32_reciprocal = false;  // the same with 1/B in f32 (f16/bf16)
     // f16/bf16 under division_by_reciprocal: 1/B computed in f32 and rounded toward zero into
     // the type, as OpenVINO's reference evaluators fold the reciprocal of a constant divisor.
     bool reciprocal_rounded_toward_zero = false;
+    // f32/f64 under division_by_reciprocal: 1/B rounded away from zero, one unit above the
+    // nearest in magnitude where 1/B is inexact, as an estimate refined by Newton steps may end
+    // (OpenVINO's ARM kernels, for some divisors).
+    bool reciprocal_rounded_away_from_zero = false;
     bool floor_for_trunc = false;
     bool trunc_for_floor = false;
     // results

@@ -245,6 +245,30 @@ TEST(Behaviours, IntegersThroughF32AndI32AsOpenVinoOnArm64) {
     EXPECT_EQ(floor.values<std::int32_t>()[2], 2147483647);
 }
 
+TEST(Behaviours, IntegersThroughF32ClampedAsOpenVinoOnArm64) {
+    // openvino-26 (arm64, the suite's edge case): i32 2147483647 / 1 = 2147483520 and u64
+    // 18 / 4294967296 = 2147483520 (cut to i32, 18 / 0 = inf, clamped); -7 / 2 still floors.
+    const auto m = model({"integers_through_f32_clamped_to_i32", "floor_for_trunc"});
+    const auto q = run<ElementType::i32>(m, "onnx.Div-14", {2147483647, -7}, {1, 2});
+    EXPECT_EQ(q.values<std::int32_t>()[0], 2147483520);
+    EXPECT_EQ(q.values<std::int32_t>()[1], -4);
+    const auto wide = model({"computed_in_i32", "integers_through_f32_clamped_to_i32"});
+    EXPECT_EQ(run<ElementType::u64>(wide, "onnx.Div-14", {18}, {4294967296}).values<std::uint64_t>()[0],
+              2147483520u);
+}
+
+TEST(Behaviours, ReciprocalRoundedAwayFromZeroAsOpenVinoOnArm64) {
+    // openvino-26 (arm64, hand-run): f64 5.892637639122486 / -1.7447488626929681 gives
+    // -3.3773560523986816, the f32 product with 1/B = -0.57314843 (nearest: -0.57314837);
+    // 1 / 2 is exact and stays 0.5.
+    const auto m = model({"computed_in_f32", "division_by_reciprocal",
+                          "reciprocal_rounded_away_from_zero"});
+    const auto q =
+        run<ElementType::f64>(m, "onnx.Div-14", {5.892637639122486, 1.0}, {-1.7447488626929681, 2.0});
+    EXPECT_EQ(q.values<double>()[0], -3.3773560523986816);
+    EXPECT_EQ(q.values<double>()[1], 0.5);
+}
+
 TEST(Behaviours, EightBitProductsThroughI16) {
     // openvino-25 (AVX2): u8 255 * 129 = 32895 wraps to -32641 in i16 and saturates to 0;
     // 255 * 128 = 32640 fits and saturates to 255; i8 -128 * -128 = 16384 saturates to 127.
