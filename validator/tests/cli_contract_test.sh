@@ -104,5 +104,17 @@ expect_exit 1 eval --op onnx.Mul-13 --a i8:1:1 --b i8:1:1 --out "$work/keep.npy"
 expect_equal "$(cat "$work/keep.npy")" keep "existing output preserved"
 expect_exit 2 eval --op onnx.Mul-14 --a i32:1:1 --b i32:1:1 --out "$work/no/such/dir/x.npy"
 
+# Platforms (docs/platforms.md): an unknown one, and one the adapter's manifest does not list, are
+# usage errors naming what is wrong; nothing runs.
+expect_exit 2 run --backend optimized --platform bogus --out "$work/platform-run"
+grep -q "unknown platform 'bogus' (host, avx2, arm64" <<<"$err" || fail "unknown platform: $err"
+expect_exit 2 run --backend numpy --platform arm64-max --out "$work/platform-run"
+grep -q "adapter 'numpy' does not run on arm64-max" <<<"$err" || fail "platform not listed: $err"
+expect_exit 2 run --backend optimized --platform arm64 --out "$work/platform-run"
+grep -q "runs adapters by name" <<<"$err" || fail "built-in on arm64: $err"
+# Which kernel sets this CPU runs: portable always.
+expect_exit 0 list --kernel-sets
+grep -q "^kernel sets run: portable" <<<"$out" || fail "list --kernel-sets: $out"
+
 echo "cli contract: $failures failed"
 [ "$failures" -eq 0 ]
