@@ -23,6 +23,7 @@ struct NamedFlag {
 constexpr NamedFlag kFlags[] = {
     {"legacy_broadcast_read_as_numpy", &Model::legacy_broadcast_read_as_numpy},
     {"pdpd_axis_unset_read_as_zero", &Model::pdpd_axis_unset_read_as_zero},
+    {"pdpd_axis_ignored", &Model::pdpd_axis_ignored},
     {"subnormal_inputs_zero", &Model::subnormal_inputs_zero},
     {"constant_subnormals_and_negative_zero_lost",
      &Model::constant_subnormals_and_negative_zero_lost},
@@ -507,7 +508,8 @@ void add_behaviour(Model& m, std::string_view name) {
 
 bool affects(const Model& m, core::ElementType type, bool multiply) {
     const bool floating = core::is_floating(type);
-    if (m.legacy_broadcast_read_as_numpy || m.pdpd_axis_unset_read_as_zero) return true;
+    if (m.legacy_broadcast_read_as_numpy || m.pdpd_axis_unset_read_as_zero || m.pdpd_axis_ignored)
+        return true;
     if ((m.constant_subnormals_and_negative_zero_lost || m.constants_clamped_to_bf16_range) &&
         floating)
         return true;
@@ -543,6 +545,11 @@ core::PreparedCall modelled_call(const Model& m, const core::OpVersion& op,
         core::AttributeMap zero = attributes;
         zero["auto_broadcast_axis"] = "0";
         return core::prepare_call(op, zero, a, b);
+    }
+    if (m.pdpd_axis_ignored && rule != attributes.end() && rule->second == "pdpd") {
+        core::AttributeMap trailing = attributes;
+        trailing["auto_broadcast_axis"] = "-1";
+        return core::prepare_call(op, trailing, a, b);
     }
     core::PreparedCall call = core::prepare_call(op, attributes, a, b);
     if (!m.legacy_broadcast_read_as_numpy ||

@@ -19,6 +19,9 @@ struct Model {
     bool legacy_broadcast_read_as_numpy = false;
     // OpenVINO's Python API: pdpd without `auto_broadcast_axis` gets axis 0, not -1.
     bool pdpd_axis_unset_read_as_zero = false;
+    // pdpd's `auto_broadcast_axis` ignored: B aligned with A's trailing dimensions (axis -1), as
+    // OpenVINO's ARM Reference node does for i64/u64/u32 Divide.
+    bool pdpd_axis_ignored = false;
     bool subnormal_inputs_zero = false;  // DAZ: a subnormal operand reads as the zero of its sign
     // Operands that are constants of the graph (the case's graph form): subnormals and -0.0
     // become +0.0 (OpenVINO copying constants), and i64/u64/u32 values are clamped to i32's
@@ -86,7 +89,8 @@ void add_behaviour(Model& m, std::string_view name);
 
 // The call as the model computes it, from the case's op version and attributes: numpy's
 // broadcast plan under legacy_broadcast_read_as_numpy for a legacy rule, axis 0 under
-// pdpd_axis_unset_read_as_zero for pdpd without an axis (either may change the output shape),
+// pdpd_axis_unset_read_as_zero for pdpd without an axis, axis -1 under pdpd_axis_ignored (each
+// may change the output shape),
 // else the spec's call. Throws core::Error when the changed call is invalid.
 core::PreparedCall modelled_call(const Model& m, const core::OpVersion& op,
                                  const core::AttributeMap& attributes, const core::Tensor& a,

@@ -269,6 +269,21 @@ TEST(Behaviours, ReciprocalRoundedAwayFromZeroAsOpenVinoOnArm64) {
     EXPECT_EQ(q.values<double>()[1], 0.5);
 }
 
+TEST(Behaviours, PdpdAxisIgnoredAlignsTrailing) {
+    // openvino-26 (arm64): A [2, 2], B [2], axis 0 given: B is still aligned with A's last
+    // dimension, {{8, 9}, {10, 11}} / {2, 3} = {{4, 3}, {5, 3}} (axis 0 would give {{4, 4}, {3, 3}}).
+    behaviours::Model m;
+    m.pdpd_axis_ignored = true;
+    const core::Tensor a = core::make_tensor<core::ElementType::i64>({2, 2}, {8, 9, 10, 11});
+    const core::Tensor b = core::make_tensor<core::ElementType::i64>({2}, {2, 3});
+    const core::AttributeMap attributes{{"auto_broadcast", "pdpd"}, {"auto_broadcast_axis", "0"}};
+    const core::OpVersion& op = *core::find_op_version("openvino.Divide-1");
+    const core::Tensor q =
+        behaviours::model_output(m, behaviours::modelled_call(m, op, attributes, a, b), a, b);
+    EXPECT_EQ(std::vector<std::int64_t>(q.values<std::int64_t>().begin(), q.values<std::int64_t>().end()),
+              (std::vector<std::int64_t>{4, 3, 5, 3}));
+}
+
 TEST(Behaviours, EightBitProductsThroughI16) {
     // openvino-25 (AVX2): u8 255 * 129 = 32895 wraps to -32641 in i16 and saturates to 0;
     // 255 * 128 = 32640 fits and saturates to 255; i8 -128 * -128 = 16384 saturates to 127.
