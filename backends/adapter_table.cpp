@@ -60,10 +60,10 @@ Adapter parse_manifest(std::string_view text, const std::string& folder, const s
         bad_manifest(where, std::string("is not JSON: ") + e.what());
     }
     if (!j.is_object()) bad_manifest(where, "is not a JSON object");
-    check_keys(j,
-               {"name", "library", "version", "command", "install", "isa_cap_env", "platforms",
-                "smoke"},
-               where);
+    check_keys(
+        j,
+        {"name", "library", "version", "command", "install", "isa_cap_env", "platforms", "smoke"},
+        where);
     Adapter a{member<std::string>(j, "name", where, true),
               member<std::string>(j, "library", where, true),
               member<std::string>(j, "version", where, true),

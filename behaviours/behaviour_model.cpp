@@ -397,8 +397,7 @@ std::optional<T> integer_step(const Model& m, T x, T y, bool multiply,
                               core::IntegerRounding rounding) {
     if (m.integers_computed_in_f32) return computed_in_f32(x, y, multiply);
     if (m.integers_through_f32_and_i32 || m.integers_through_f32_clamped_to_i32)
-        return through_f32_and_i32(x, y, multiply, rounding,
-                                   m.integers_through_f32_clamped_to_i32);
+        return through_f32_and_i32(x, y, multiply, rounding, m.integers_through_f32_clamped_to_i32);
     if constexpr (sizeof(T) == 1) {
         if (multiply && m.products_through_i16_saturated) {
             const auto wide = static_cast<std::int16_t>(

@@ -86,13 +86,12 @@ std::string backend_names() {
 
 std::string adapter_command_line(const std::string& name, const std::string& platform) {
     const backends::Adapter* adapter = find_adapter(name);
-    return adapter ? backends::adapter_command(
-                         *adapter, paths_on(parse_platform(platform), adapter_paths()))
+    return adapter ? backends::adapter_command(*adapter,
+                                               paths_on(parse_platform(platform), adapter_paths()))
                    : "";
 }
 
-std::unique_ptr<backends::Backend> open_backend(const std::string& name,
-                                                const std::string& command,
+std::unique_ptr<backends::Backend> open_backend(const std::string& name, const std::string& command,
                                                 const std::string& platform) {
     if (name.empty() == command.empty())
         throw std::invalid_argument("give exactly one of --backend NAME and --backend-cmd CMD");
@@ -121,9 +120,9 @@ void apply_isa_cap(const RunOptions& o) {
         std::string with_knob;
         for (const backends::Adapter& x : adapters())
             if (!x.isa_cap_env.empty()) with_knob += (with_knob.empty() ? "" : ", ") + x.name;
-        throw std::invalid_argument("--platform " + o.platform + " needs an adapter whose library has an ISA knob (" +
-                                    with_knob + "), not '" +
-                                    (o.backend.empty() ? o.backend_cmd : o.backend) + "'");
+        throw std::invalid_argument(
+            "--platform " + o.platform + " needs an adapter whose library has an ISA knob (" +
+            with_knob + "), not '" + (o.backend.empty() ? o.backend_cmd : o.backend) + "'");
     }
     std::string value = parse_platform(o.platform).isa_cap;
     std::transform(value.begin(), value.end(), value.begin(), ::toupper);

@@ -28,12 +28,11 @@ std::string adapter_command_line(const std::string& name, const std::string& pla
 // whose manifest lists it. Throws std::invalid_argument for an unknown name, a malformed command
 // line or a platform the backend lacks, backends::BackendStartError when the child cannot be
 // started or says no valid hello.
-std::unique_ptr<backends::Backend> open_backend(const std::string& name,
-                                                const std::string& command,
+std::unique_ptr<backends::Backend> open_backend(const std::string& name, const std::string& command,
                                                 const std::string& platform = "host");
 
-// --platform avx2 (--isa-cap): sets the adapter's own ISA knob in the environment its process inherits. Throws
-// std::invalid_argument for a backend without such a knob.
+// --platform avx2 (--isa-cap): sets the adapter's own ISA knob in the environment its process
+// inherits. Throws std::invalid_argument for a backend without such a knob.
 void apply_isa_cap(const RunOptions& o);
 
 }  // namespace runner

@@ -21,7 +21,9 @@ std::filesystem::path arm64_folder() {
                            : std::filesystem::path(ELTWISE_SOURCE_DIR) / ".arm64";
 }
 
-std::string launcher_script() { return ELTWISE_SOURCE_DIR "/scripts/arm64_exec.sh"; }
+std::string launcher_script() {
+    return ELTWISE_SOURCE_DIR "/scripts/arm64_exec.sh";
+}
 
 // The arm64 platform needs the install step's root filesystem and this checkout's launcher.
 void check_arm64_installed() {
@@ -77,9 +79,9 @@ platform::Platform platform_facts(const PlatformChoice& choice) {
         probe.insert(probe.end(),
                      {"/usr/bin/python3", ELTWISE_SOURCE_DIR "/platform/arm64_features.py"});
         const std::string version = output_of("qemu-aarch64-static --version");
-        p = platform::emulated(output_of(quoted_line(probe)), choice.arm64_cpu,
-                               version.substr(0, version.find(" (")) + ", user mode, -cpu " +
-                                   choice.arm64_cpu);
+        p = platform::emulated(
+            output_of(quoted_line(probe)), choice.arm64_cpu,
+            version.substr(0, version.find(" (")) + ", user mode, -cpu " + choice.arm64_cpu);
     } else {
         p = choice.isa_cap.empty() ? platform::host()
                                    : platform::capped(platform::host(), choice.isa_cap);

@@ -14,9 +14,9 @@ namespace validator {
 
 struct ListOptions {
     bool as_json = false;
-    bool backends = false;    // list the built-in backends and the adapters, and which start
-    std::string backend;      // a built-in backend or adapter name: show its claims
-    std::string backend_cmd;  // an out-of-process backend: show its claims
+    bool backends = false;          // list the built-in backends and the adapters, and which start
+    std::string backend;            // a built-in backend or adapter name: show its claims
+    std::string backend_cmd;        // an out-of-process backend: show its claims
     std::string platform = "host";  // where the adapters start (runner/platform_choice.hpp)
     bool kernel_sets = false;       // which of the optimized backend's kernel sets this CPU runs
 };

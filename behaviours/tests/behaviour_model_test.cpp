@@ -253,25 +253,27 @@ TEST(Behaviours, IntegersThroughF32ClampedAsOpenVinoOnArm64) {
     EXPECT_EQ(q.values<std::int32_t>()[0], 2147483520);
     EXPECT_EQ(q.values<std::int32_t>()[1], -4);
     const auto wide = model({"computed_in_i32", "integers_through_f32_clamped_to_i32"});
-    EXPECT_EQ(run<ElementType::u64>(wide, "onnx.Div-14", {18}, {4294967296}).values<std::uint64_t>()[0],
-              2147483520u);
+    EXPECT_EQ(
+        run<ElementType::u64>(wide, "onnx.Div-14", {18}, {4294967296}).values<std::uint64_t>()[0],
+        2147483520u);
 }
 
 TEST(Behaviours, ReciprocalRoundedAwayFromZeroAsOpenVinoOnArm64) {
     // openvino-26 (arm64, hand-run): f64 5.892637639122486 / -1.7447488626929681 gives
     // -3.3773560523986816, the f32 product with 1/B = -0.57314843 (nearest: -0.57314837);
     // 1 / 2 is exact and stays 0.5.
-    const auto m = model({"computed_in_f32", "division_by_reciprocal",
-                          "reciprocal_rounded_away_from_zero"});
-    const auto q =
-        run<ElementType::f64>(m, "onnx.Div-14", {5.892637639122486, 1.0}, {-1.7447488626929681, 2.0});
+    const auto m =
+        model({"computed_in_f32", "division_by_reciprocal", "reciprocal_rounded_away_from_zero"});
+    const auto q = run<ElementType::f64>(m, "onnx.Div-14", {5.892637639122486, 1.0},
+                                         {-1.7447488626929681, 2.0});
     EXPECT_EQ(q.values<double>()[0], -3.3773560523986816);
     EXPECT_EQ(q.values<double>()[1], 0.5);
 }
 
 TEST(Behaviours, PdpdAxisIgnoredAlignsTrailing) {
     // openvino-26 (arm64): A [2, 2], B [2], axis 0 given: B is still aligned with A's last
-    // dimension, {{8, 9}, {10, 11}} / {2, 3} = {{4, 3}, {5, 3}} (axis 0 would give {{4, 4}, {3, 3}}).
+    // dimension, {{8, 9}, {10, 11}} / {2, 3} = {{4, 3}, {5, 3}} (axis 0 would give {{4, 4}, {3,
+    // 3}}).
     behaviours::Model m;
     m.pdpd_axis_ignored = true;
     const core::Tensor a = core::make_tensor<core::ElementType::i64>({2, 2}, {8, 9, 10, 11});
@@ -280,8 +282,9 @@ TEST(Behaviours, PdpdAxisIgnoredAlignsTrailing) {
     const core::OpVersion& op = *core::find_op_version("openvino.Divide-1");
     const core::Tensor q =
         behaviours::model_output(m, behaviours::modelled_call(m, op, attributes, a, b), a, b);
-    EXPECT_EQ(std::vector<std::int64_t>(q.values<std::int64_t>().begin(), q.values<std::int64_t>().end()),
-              (std::vector<std::int64_t>{4, 3, 5, 3}));
+    EXPECT_EQ(
+        std::vector<std::int64_t>(q.values<std::int64_t>().begin(), q.values<std::int64_t>().end()),
+        (std::vector<std::int64_t>{4, 3, 5, 3}));
 }
 
 TEST(Behaviours, EightBitProductsThroughI16) {

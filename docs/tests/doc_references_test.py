@@ -12,7 +12,7 @@ Fails (exit 1, one line per problem as FILE:LINE: message) when a file of the re
   (c) is a .md file with a relative link [text](path) whose target does not exist, or whose
       #anchor names no heading of the target .md file.
 The files are those git lists for REPO_ROOT (tracked ones, and new ones not ignored), minus
-build/, node_modules/, .venv/ and reports/out/. Python 3 standard library only.
+build/, node_modules/, .venv/, .arm64/ and reports/out/. Python 3 standard library only.
 """
 import os
 import re
@@ -47,7 +47,7 @@ FENCE = re.compile(r"^\s*(```|~~~)")
 CODE_SPAN = re.compile(r"(`+).*?\1")
 EXTERNAL = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")  # http:, https:, mailto:, ...
 
-EXCLUDED_DIRS = {"build", "node_modules", ".venv"}
+EXCLUDED_DIRS = {"build", "node_modules", ".venv", ".arm64"}
 
 
 def listed_files(root):

@@ -24,7 +24,7 @@ LAYERS = {
     "property_tests": 8, "bench": 8, "fuzz": 8, "examples": 8,
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([A-Za-z0-9_]+)/')
-SKIP = {"build", ".git", ".venv", "node_modules"}
+SKIP = {"build", ".git", ".venv", ".arm64", "node_modules"}
 
 
 def sources(root):

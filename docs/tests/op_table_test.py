@@ -16,7 +16,7 @@ Fails (exit 1, one line per problem) when
   (c) the Python helper (the adapter kit's eltwise_adapter_kit/op_table.py, backends/kit/python)
       or the Node one (backends/kit/node/op_table.mjs) cannot load the table, from its default path or from ELTWISE_OP_TABLE, or they do not
       give exactly the table's op versions and element types.
-Files: those git lists (tracked, and new ones not ignored), minus node_modules/, .venv/, build/
+Files: those git lists (tracked, and new ones not ignored), minus node_modules/, .venv/, .arm64/, build/
 and fuzz/corpus/. ELTWISE_NODE names node (default: node on PATH). Python 3 standard library.
 """
 import ast
@@ -34,7 +34,7 @@ PYTHON_KIT = "backends/kit/python"
 NODE_KIT = "backends/kit/node"
 HELPER_FILES = {"op_table.py": f"{PYTHON_KIT}/eltwise_adapter_kit/op_table.py",
                 "op_table.mjs": f"{NODE_KIT}/op_table.mjs"}
-EXCLUDED_DIRS = {"build", "node_modules", ".venv", ".git"}
+EXCLUDED_DIRS = {"build", "node_modules", ".venv", ".arm64", ".git"}
 EXCLUDED_PREFIXES = ("fuzz/corpus/",)
 MIN_TYPES, MIN_IDS = 3, 2
 
