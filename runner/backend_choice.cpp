@@ -91,19 +91,27 @@ std::string adapter_command_line(const std::string& name, const std::string& pla
                    : "";
 }
 
+void check_backend_platform(const std::string& name, const std::string& command,
+                            const std::string& platform) {
+    const PlatformChoice choice = parse_platform(platform);
+    if (!choice.emulated()) return;
+    if (!find_adapter(name))
+        throw std::invalid_argument("--platform " + platform + " runs adapters by name (" +
+                                    "--backend NAME), not '" + name + command + "'");
+    check_adapter_platform(*find_adapter(name), choice);
+}
+
 std::unique_ptr<backends::Backend> open_backend(const std::string& name, const std::string& command,
                                                 const std::string& platform) {
     if (name.empty() == command.empty())
         throw std::invalid_argument("give exactly one of --backend NAME and --backend-cmd CMD");
     const PlatformChoice choice = parse_platform(platform);
-    if (choice.emulated() && !find_adapter(name))
-        throw std::invalid_argument("--platform " + platform + " runs adapters by name (" +
-                                    "--backend NAME), not '" + name + command + "'");
+    check_backend_platform(name, command, platform);
+    check_platform_installed(choice);
     if (!command.empty())
         return backends::start_process_backend({backends::split_command_line(command)});
     if (auto builtin = backends::make_builtin_backend(name)) return builtin;
     if (const std::string cmd = adapter_command_line(name, platform); !cmd.empty()) {
-        check_adapter_platform(*find_adapter(name), choice);
         if (!choice.emulated()) check_adapter_files(*find_adapter(name), cmd);
         std::vector<std::string> argv = platform_launcher(choice);
         for (std::string& word : backends::split_command_line(cmd))

@@ -31,6 +31,12 @@ std::string adapter_command_line(const std::string& name, const std::string& pla
 std::unique_ptr<backends::Backend> open_backend(const std::string& name, const std::string& command,
                                                 const std::string& platform = "host");
 
+// Throws std::invalid_argument when the backend cannot run on `platform`: an emulated platform
+// runs only adapters by name whose manifest lists it. Usage errors, checked before anything
+// about the platform is read.
+void check_backend_platform(const std::string& name, const std::string& command,
+                            const std::string& platform);
+
 // --platform avx2 (--isa-cap): sets the adapter's own ISA knob in the environment its process
 // inherits. Throws std::invalid_argument for a backend without such a knob.
 void apply_isa_cap(const RunOptions& o);

@@ -263,6 +263,7 @@ CaseRunner make_case_runner(const RunOptions& o, std::size_t planned) {
                  .summary = RunSummary(static_cast<std::int64_t>(planned))};
     if (o.expected) r.expectations = results::read_expectations(*o.expected);
     if (o.profile) r.profile = profiles::read_profile(*o.profile);
+    check_backend_platform(o.backend, o.backend_cmd, o.platform);  // usage errors first
     r.platform = platform_facts(choice);
     if (!choice.isa_cap.empty()) apply_isa_cap(o);
     return r;

@@ -25,8 +25,11 @@ std::string launcher_script() {
     return ELTWISE_SOURCE_DIR "/scripts/arm64_exec.sh";
 }
 
+}  // namespace
+
 // The arm64 platform needs the install step's root filesystem and this checkout's launcher.
-void check_arm64_installed() {
+void check_platform_installed(const PlatformChoice& choice) {
+    if (!choice.emulated()) return;
     if (!std::filesystem::exists(launcher_script()))
         throw backends::BackendStartError("the arm64 platform runs from a source checkout (" +
                                           launcher_script() + " is missing)");
@@ -35,6 +38,8 @@ void check_arm64_installed() {
             "no arm64 root filesystem with its Python packages at " + arm64_folder().string() +
             "; install: scripts/install_dependencies.sh --platform arm64");
 }
+
+namespace {
 
 // The standard output of a command line (run by the shell), or a BackendStartError.
 std::string output_of(const std::string& command) {
@@ -74,7 +79,7 @@ PlatformChoice parse_platform(std::string_view text) {
 platform::Platform platform_facts(const PlatformChoice& choice) {
     platform::Platform p;
     if (choice.emulated()) {
-        check_arm64_installed();
+        check_platform_installed(choice);
         std::vector<std::string> probe = platform_launcher(choice);
         probe.insert(probe.end(),
                      {"/usr/bin/python3", ELTWISE_SOURCE_DIR "/platform/arm64_features.py"});
@@ -98,7 +103,7 @@ std::vector<std::string> platform_launcher(const PlatformChoice& choice) {
 void check_adapter_platform(const backends::Adapter& adapter, const PlatformChoice& choice) {
     if (!choice.emulated()) return;
     for (const std::string& p : adapter.platforms)
-        if (p == "arm64") return check_arm64_installed();
+        if (p == "arm64") return;
     throw std::invalid_argument("adapter '" + adapter.name + "' does not run on " + choice.name +
                                 " (its adapter.json lists no \"arm64\" platform)");
 }

@@ -32,10 +32,12 @@ PlatformChoice parse_platform(std::string_view text);
 platform::Platform platform_facts(const PlatformChoice& choice);
 
 // What an adapter's command line is prefixed with to run there (nothing on the host), and the
-// paths its placeholders take there. Throws std::invalid_argument for an adapter whose manifest
-// does not list the platform, and backends::BackendStartError when it is not installed.
+// paths its placeholders take there. check_adapter_platform throws std::invalid_argument for an
+// adapter whose manifest does not list the platform; check_platform_installed throws
+// backends::BackendStartError when the platform's install step has not run.
 std::vector<std::string> platform_launcher(const PlatformChoice& choice);
 void check_adapter_platform(const backends::Adapter& adapter, const PlatformChoice& choice);
+void check_platform_installed(const PlatformChoice& choice);
 backends::AdapterPaths paths_on(const PlatformChoice& choice, backends::AdapterPaths host_paths);
 
 }  // namespace runner

@@ -112,6 +112,9 @@ expect_exit 2 run --backend numpy --platform arm64-max --out "$work/platform-run
 grep -q "adapter 'numpy' does not run on arm64-max" <<<"$err" || fail "platform not listed: $err"
 expect_exit 2 run --backend optimized --platform arm64 --out "$work/platform-run"
 grep -q "runs adapters by name" <<<"$err" || fail "built-in on arm64: $err"
+ELTWISE_ARM64=/nonexistent expect_exit 2 run --backend numpy-2 --platform arm64 --out "$work/platform-run"
+grep -q "no arm64 root filesystem .* at /nonexistent; install: scripts/install_dependencies.sh --platform arm64" <<<"$err" ||
+  fail "arm64 not installed: $err"
 # Which kernel sets this CPU runs: portable always.
 expect_exit 0 list --kernel-sets
 grep -q "^kernel sets run: portable" <<<"$out" || fail "list --kernel-sets: $out"
