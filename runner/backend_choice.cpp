@@ -73,8 +73,6 @@ const backends::Adapter* find_adapter(const std::string& name) {
     return nullptr;
 }
 
-namespace {}  // namespace
-
 std::string backend_names() {
     std::string names;
     for (std::string_view n : backends::builtin_backend_names())

@@ -1,11 +1,10 @@
 #include "runner/platform_choice.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <stdexcept>
-
-#include <sys/wait.h>
 
 #include "backends/command_line.hpp"
 #include "backends/process_backend.hpp"
@@ -100,10 +99,15 @@ std::vector<std::string> platform_launcher(const PlatformChoice& choice) {
     return {launcher_script(), "--cpu", choice.arm64_cpu};
 }
 
+bool runs_on(const backends::Adapter& adapter, const PlatformChoice& choice) {
+    if (choice.emulated())
+        return std::find(adapter.platforms.begin(), adapter.platforms.end(), "arm64") !=
+               adapter.platforms.end();
+    return choice.isa_cap.empty() || !adapter.isa_cap_env.empty();
+}
+
 void check_adapter_platform(const backends::Adapter& adapter, const PlatformChoice& choice) {
-    if (!choice.emulated()) return;
-    for (const std::string& p : adapter.platforms)
-        if (p == "arm64") return;
+    if (!choice.emulated() || runs_on(adapter, choice)) return;
     throw std::invalid_argument("adapter '" + adapter.name + "' does not run on " + choice.name +
                                 " (its adapter.json lists no \"arm64\" platform)");
 }

@@ -36,6 +36,9 @@ platform::Platform platform_facts(const PlatformChoice& choice);
 // adapter whose manifest does not list the platform; check_platform_installed throws
 // backends::BackendStartError when the platform's install step has not run.
 std::vector<std::string> platform_launcher(const PlatformChoice& choice);
+// Whether the adapter has the platform: every one the host, those with an ISA knob a cap, those
+// whose manifest lists arm64 an emulated arm64 CPU.
+bool runs_on(const backends::Adapter& adapter, const PlatformChoice& choice);
 void check_adapter_platform(const backends::Adapter& adapter, const PlatformChoice& choice);
 void check_platform_installed(const PlatformChoice& choice);
 backends::AdapterPaths paths_on(const PlatformChoice& choice, backends::AdapterPaths host_paths);

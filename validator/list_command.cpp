@@ -113,14 +113,6 @@ nlohmann::json backend_status(const std::string& name, std::string_view library,
     return j;
 }
 
-// Whether the adapter has the platform: every one the host, those with an ISA knob a cap, those
-// whose manifest lists arm64 an emulated arm64 CPU.
-bool runs_on(const backends::Adapter& a, const runner::PlatformChoice& choice) {
-    if (choice.emulated())
-        return std::find(a.platforms.begin(), a.platforms.end(), "arm64") != a.platforms.end();
-    return choice.isa_cap.empty() || !a.isa_cap_env.empty();
-}
-
 // The built-in backends and the adapters, each started once to see whether it is available. On
 // another platform than the host only the adapters that have it, each started there.
 int list_backends(bool as_json, const std::string& platform) {
@@ -130,7 +122,7 @@ int list_backends(bool as_json, const std::string& platform) {
         if (choice.name == "host")
             all.push_back(backend_status(std::string(name), "built in, in process", platform));
     for (const backends::Adapter& a : runner::adapters()) {
-        if (!runs_on(a, choice)) continue;
+        if (!runner::runs_on(a, choice)) continue;
         all.push_back(backend_status(a.name, a.library, platform));
         if (!all.back()["available"]) all.back()["install"] = a.install;
     }
