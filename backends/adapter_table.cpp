@@ -50,6 +50,21 @@ SmokeSettings smoke_settings(const nlohmann::json& j, const std::string& where) 
     return s;
 }
 
+// "isa_cap_env": a variable whose value is the cap in capitals, or {cap: {variable: value}}.
+std::map<std::string, std::map<std::string, std::string>> isa_cap_settings(
+    const nlohmann::json& j, const std::string& where) {
+    const auto it = j.find("isa_cap_env");
+    if (it == j.end()) return {};
+    if (it->is_string()) return {{"avx2", {{it->get<std::string>(), "AVX2"}}}};
+    auto caps = member<std::map<std::string, std::map<std::string, std::string>>>(
+        j, "isa_cap_env", where, false);
+    for (const auto& [cap, settings] : caps)
+        if (cap != "avx2" || settings.empty())
+            bad_manifest(where, "\"isa_cap_env\" has cap \"" + cap +
+                                    "\"; known: avx2, with at least one variable");
+    return caps;
+}
+
 }  // namespace
 
 Adapter parse_manifest(std::string_view text, const std::string& folder, const std::string& where) {
@@ -69,7 +84,7 @@ Adapter parse_manifest(std::string_view text, const std::string& folder, const s
               member<std::string>(j, "version", where, true),
               member<std::string>(j, "command", where, true),
               member<std::string>(j, "install", where, true),
-              member<std::string>(j, "isa_cap_env", where, false),
+              isa_cap_settings(j, where),
               member<std::vector<std::string>>(j, "platforms", where, false),
               {}};
     for (const std::string& p : a.platforms)

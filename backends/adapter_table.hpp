@@ -5,6 +5,7 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,10 +26,14 @@ struct Adapter {
     // filled in by adapter_command ({here}: the adapter's own folder).
     std::string command;
     std::string install;  // how to install the library, for an unavailable adapter
-    // The library's own knob that caps the ISA its kernels use (run --isa-cap), if it has one.
-    std::string isa_cap_env;
-    // The emulated platforms it also runs on ("arm64": in the arm64 root filesystem of
-    // scripts/install_arm64.sh, under qemu-aarch64; run --platform arm64[-CPU]).
+    // The library's own knob that caps the ISA its kernels use (run --platform avx2), if it has
+    // one: for each cap, the environment settings that apply it. The manifest's "isa_cap_env" is
+    // either a oneDNN-style variable, whose value is the cap in capitals ("ONEDNN_MAX_CPU_ISA"
+    // -> AVX2), or the settings per cap ({"avx2": {"NPY_DISABLE_CPU_FEATURES": "X86_V4 ..."}}).
+    std::map<std::string, std::map<std::string, std::string>> isa_cap_env;
+    // The emulated platform of another architecture it also runs on ("arm64": in the arm64 root
+    // filesystem of scripts/install_arm64.sh, under qemu-aarch64; run --platform arm64[-CPU]).
+    // Emulated x86 CPUs (run --platform x86-CPU) run every adapter.
     std::vector<std::string> platforms;
     SmokeSettings smoke;
 };

@@ -121,18 +121,18 @@ std::unique_ptr<backends::Backend> open_backend(const std::string& name, const s
 }
 
 void apply_isa_cap(const RunOptions& o) {
+    const std::string cap = parse_platform(o.platform).isa_cap;
     const backends::Adapter* a = o.backend.empty() ? nullptr : find_adapter(o.backend);
-    if (!a || a->isa_cap_env.empty()) {
+    if (!a || !a->isa_cap_env.contains(cap)) {
         std::string with_knob;
         for (const backends::Adapter& x : adapters())
-            if (!x.isa_cap_env.empty()) with_knob += (with_knob.empty() ? "" : ", ") + x.name;
+            if (x.isa_cap_env.contains(cap)) with_knob += (with_knob.empty() ? "" : ", ") + x.name;
         throw std::invalid_argument(
             "--platform " + o.platform + " needs an adapter whose library has an ISA knob (" +
             with_knob + "), not '" + (o.backend.empty() ? o.backend_cmd : o.backend) + "'");
     }
-    std::string value = parse_platform(o.platform).isa_cap;
-    std::transform(value.begin(), value.end(), value.begin(), ::toupper);
-    ::setenv(a->isa_cap_env.c_str(), value.c_str(), 1);
+    for (const auto& [variable, value] : a->isa_cap_env.at(cap))
+        ::setenv(variable.c_str(), value.c_str(), 1);
 }
 
 }  // namespace runner

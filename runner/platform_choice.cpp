@@ -12,7 +12,8 @@
 namespace runner {
 namespace {
 
-constexpr std::string_view kPlatforms = "host, avx2, arm64, arm64-<QEMU CPU model>";
+constexpr std::string_view kPlatforms =
+    "host, avx2, arm64, arm64-<QEMU CPU model>, x86-<QEMU CPU model>";
 
 std::filesystem::path arm64_folder() {
     const char* given = std::getenv("ELTWISE_ARM64");
@@ -20,18 +21,39 @@ std::filesystem::path arm64_folder() {
                            : std::filesystem::path(ELTWISE_SOURCE_DIR) / ".arm64";
 }
 
-std::string launcher_script() {
-    return ELTWISE_SOURCE_DIR "/scripts/arm64_exec.sh";
+std::string launcher_script(const PlatformChoice& choice) {
+    return choice.arch == "x86_64" ? ELTWISE_SOURCE_DIR "/scripts/x86_exec.sh"
+                                   : ELTWISE_SOURCE_DIR "/scripts/arm64_exec.sh";
+}
+
+// The x86 platform probe sits beside this executable (build tree and install alike).
+std::string x86_probe() {
+    return (std::filesystem::read_symlink("/proc/self/exe").parent_path() / "eltwise-cpu-probe")
+        .string();
+}
+
+bool is_model_name(std::string_view model) {
+    return !model.empty() && model.find_first_not_of("abcdefghijklmnopqrstuvwxyz"
+                                                     "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") ==
+                                 std::string_view::npos;
 }
 
 }  // namespace
 
-// The arm64 platform needs the install step's root filesystem and this checkout's launcher.
+// An emulated platform needs this checkout's launcher and its install step: QEMU for x86, the
+// root filesystem for arm64.
 void check_platform_installed(const PlatformChoice& choice) {
     if (!choice.emulated()) return;
-    if (!std::filesystem::exists(launcher_script()))
-        throw backends::BackendStartError("the arm64 platform runs from a source checkout (" +
-                                          launcher_script() + " is missing)");
+    if (!std::filesystem::exists(launcher_script(choice)))
+        throw backends::BackendStartError("an emulated platform runs from a source checkout (" +
+                                          launcher_script(choice) + " is missing)");
+    if (choice.arch == "x86_64") {
+        if (!std::filesystem::exists("/usr/bin/qemu-x86_64-static"))
+            throw backends::BackendStartError(
+                "no /usr/bin/qemu-x86_64-static for " + choice.name +
+                "; install: scripts/install_dependencies.sh --platform x86");
+        return;
+    }
     if (!std::filesystem::exists(arm64_folder() / "rootfs/opt/venv/bin/python"))
         throw backends::BackendStartError(
             "no arm64 root filesystem with its Python packages at " + arm64_folder().string() +
@@ -65,12 +87,13 @@ std::string quoted_line(const std::vector<std::string>& words) {
 }  // namespace
 
 PlatformChoice parse_platform(std::string_view text) {
-    if (text.empty() || text == "host") return {"host", "", ""};
-    if (text == "avx2") return {"avx2", "avx2", ""};
-    if (text == "arm64") return {"arm64-max", "", "max"};
-    if (text.starts_with("arm64-") && text.size() > 6 &&
-        text.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-_.") == std::string::npos)
-        return {std::string(text), "", std::string(text.substr(6))};
+    if (text.empty() || text == "host") return {"host", "", "", ""};
+    if (text == "avx2") return {"avx2", "avx2", "", ""};
+    if (text == "arm64") return {"arm64-max", "", "aarch64", "max"};
+    if (text.starts_with("arm64-") && is_model_name(text.substr(6)))
+        return {std::string(text), "", "aarch64", std::string(text.substr(6))};
+    if (text.starts_with("x86-") && is_model_name(text.substr(4)))
+        return {std::string(text), "", "x86_64", std::string(text.substr(4))};
     throw std::invalid_argument("unknown platform '" + std::string(text) + "' (" +
                                 std::string(kPlatforms) + ")");
 }
@@ -80,12 +103,16 @@ platform::Platform platform_facts(const PlatformChoice& choice) {
     if (choice.emulated()) {
         check_platform_installed(choice);
         std::vector<std::string> probe = platform_launcher(choice);
-        probe.insert(probe.end(),
-                     {"/usr/bin/python3", ELTWISE_SOURCE_DIR "/platform/arm64_features.py"});
-        const std::string version = output_of("qemu-aarch64-static --version");
-        p = platform::emulated(
-            output_of(quoted_line(probe)), choice.arm64_cpu,
-            version.substr(0, version.find(" (")) + ", user mode, -cpu " + choice.arm64_cpu);
+        if (choice.arch == "x86_64")
+            probe.push_back(x86_probe());
+        else
+            probe.insert(probe.end(),
+                         {"/usr/bin/python3", ELTWISE_SOURCE_DIR "/platform/arm64_features.py"});
+        const std::string qemu = choice.arch == "x86_64" ? "qemu-x86_64" : "qemu-aarch64";
+        const std::string version = output_of(qemu + "-static --version");
+        p = platform::emulated(output_of(quoted_line(probe)), choice.cpu,
+                               version.substr(0, version.find(" (")) + ", user mode, -cpu " +
+                                   choice.cpu);
     } else {
         p = choice.isa_cap.empty() ? platform::host()
                                    : platform::capped(platform::host(), choice.isa_cap);
@@ -96,14 +123,14 @@ platform::Platform platform_facts(const PlatformChoice& choice) {
 
 std::vector<std::string> platform_launcher(const PlatformChoice& choice) {
     if (!choice.emulated()) return {};
-    return {launcher_script(), "--cpu", choice.arm64_cpu};
+    return {launcher_script(choice), "--cpu", choice.cpu};
 }
 
 bool runs_on(const backends::Adapter& adapter, const PlatformChoice& choice) {
-    if (choice.emulated())
+    if (choice.arch == "aarch64")
         return std::find(adapter.platforms.begin(), adapter.platforms.end(), "arm64") !=
                adapter.platforms.end();
-    return choice.isa_cap.empty() || !adapter.isa_cap_env.empty();
+    return choice.isa_cap.empty() || adapter.isa_cap_env.contains(choice.isa_cap);
 }
 
 void check_adapter_platform(const backends::Adapter& adapter, const PlatformChoice& choice) {
@@ -112,10 +139,11 @@ void check_adapter_platform(const backends::Adapter& adapter, const PlatformChoi
                                 " (its adapter.json lists no \"arm64\" platform)");
 }
 
-// Inside the root filesystem the Python packages are in /opt/venv; the adapters and the kit are
-// at their host paths (arm64_exec.sh binds this checkout there). No Node.js, no native plugins.
+// Inside the arm64 root filesystem the Python packages are in /opt/venv; the adapters and the kit
+// are at their host paths (arm64_exec.sh binds this checkout there). No Node.js, no native
+// plugins. An emulated x86 CPU runs the host's programs.
 backends::AdapterPaths paths_on(const PlatformChoice& choice, backends::AdapterPaths host_paths) {
-    if (!choice.emulated()) return host_paths;
+    if (choice.arch != "aarch64") return host_paths;
     host_paths.python = host_paths.venv_python = "/opt/venv/bin/python";
     host_paths.node = host_paths.host = host_paths.lib = "/nonexistent-on-arm64";
     return host_paths;

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
 
 #include "core/error.hpp"
@@ -29,12 +30,31 @@ TEST(AdapterManifest, GoodManifestIsRead) {
     EXPECT_EQ(a.name, "lib");
     EXPECT_EQ(a.library, "Lib 1.0");
     EXPECT_EQ(a.version, "lib.__version__");
-    EXPECT_EQ(a.isa_cap_env, "LIB_ISA");
+    using Settings = std::map<std::string, std::map<std::string, std::string>>;
+    EXPECT_EQ(a.isa_cap_env, (Settings{{"avx2", {{"LIB_ISA", "AVX2"}}}}));
     EXPECT_EQ(a.platforms, std::vector<std::string>{"arm64"});
     EXPECT_EQ(a.smoke.cases, "spec,random");
     EXPECT_EQ(a.smoke.count, 2);
     EXPECT_EQ(a.smoke.seed, 7);
     EXPECT_EQ(a.smoke.isa_caps, std::vector<std::string>{"avx2"});
+}
+
+// numpy's knob is a list of features to disable, XLA's a flag: settings per cap.
+TEST(AdapterManifest, IsaCapSettingsPerCap) {
+    const backends::Adapter a = backends::parse_manifest(
+        R"({"name": "lib", "library": "L", "version": "v", "command": "x", "install": "i",
+            "isa_cap_env": {"avx2": {"A": "x y", "B": "--z"}}})",
+        "lib", "lib/adapter.json");
+    EXPECT_EQ(a.isa_cap_env.at("avx2"), (std::map<std::string, std::string>{{"A", "x y"},
+                                                                           {"B", "--z"}}));
+    const std::string head = R"({"name": "lib", "library": "L", "version": "v", "command": "x",
+        "install": "i", "isa_cap_env": )";
+    EXPECT_NE(error_of(head + R"({"sse2": {"A": "1"}}})").find("cap \"sse2\"; known: avx2"),
+              std::string::npos);
+    EXPECT_NE(error_of(head + R"({"avx2": {}}})").find("at least one variable"), std::string::npos);
+    EXPECT_NE(error_of(head + R"({"avx2": {"A": 1}}})").find("\"isa_cap_env\" has the wrong type"),
+              std::string::npos);
+    EXPECT_NE(error_of(head + "3}").find("\"isa_cap_env\" has the wrong type"), std::string::npos);
 }
 
 TEST(AdapterManifest, BadManifestsNameFileAndProblem) {
