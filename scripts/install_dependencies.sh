@@ -6,16 +6,31 @@
 # Debian's /usr/bin/python3, never into a system Python.
 #
 # --platform arm64: also (or, once the above is done, only) the ARM64 platform's root filesystem
-# under .arm64/, emulated by QEMU (scripts/install_arm64.sh, docs/platforms.md). Opt-in: the
-# default install and the default tests have no emulation.
+# under .arm64/, emulated by QEMU (scripts/install_arm64.sh, docs/platforms.md).
+# --platform x86: also QEMU's user-mode x86-64 emulator, for `run --platform x86-MODEL`.
+# Opt-in: the default install and the default tests have no emulation.
 set -euo pipefail
+
+# Debian's QEMU user-mode emulators (qemu-x86_64-static, qemu-aarch64-static), once.
+install_qemu_user() {
+  dpkg-query -W -f='${Status}' qemu-user-static 2>/dev/null | grep -q "install ok installed" &&
+    return
+  local sudo_cmd=()
+  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq \
+    --no-install-recommends qemu-user-static
+}
 
 case "${1:-}" in
   "") ;;
   --platform)
-    [ "${2:-}" = arm64 ] || { echo "install_dependencies: --platform takes arm64" >&2; exit 2; }
-    "$0" && exec "$(dirname "$0")/install_arm64.sh" ;;
-  *) echo "install_dependencies: unknown option '$1' (--platform arm64)" >&2; exit 2 ;;
+    case "${2:-}" in
+      arm64) "$0" && exec "$(dirname "$0")/install_arm64.sh" ;;
+      x86) "$0" && install_qemu_user && exit 0 ;;
+      *) echo "install_dependencies: --platform takes arm64 or x86" >&2; exit 2 ;;
+    esac ;;
+  *) echo "install_dependencies: unknown option '$1' (--platform arm64|x86)" >&2; exit 2 ;;
 esac
 
 packages=(
