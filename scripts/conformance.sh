@@ -13,9 +13,10 @@
 #   --shrink-budget N  backend calls per shrunk deviation (run's default: 1000); the graph forms
 #                that compile a model per call shrink far slower than runtime
 #   --out DIR    somewhere else than reports/out
-#   --platforms LIST  run on each of these platforms (run --platform: host, avx2, arm64-<CPU>;
-#                default host): every backend that has the platform, one report column per
-#                (backend, platform); arm64 needs scripts/install_dependencies.sh --platform arm64
+#   --platforms LIST  run on each of these platforms (run --platform: host, avx2, x86-<CPU>,
+#                arm64-<CPU>; default host): every backend that has the platform, one report
+#                column per (backend, platform); x86-<CPU> and arm64-<CPU> need
+#                scripts/install_dependencies.sh --platform x86 or arm64
 #   --graph-forms LIST  run every case in these graph forms too (each backend: those its hello
 #                lists; other forms' ids start with "<form>/", and an expected.txt line for the
 #                runtime id also covers the same status in any other form)

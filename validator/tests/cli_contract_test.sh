@@ -107,7 +107,7 @@ expect_exit 2 eval --op onnx.Mul-14 --a i32:1:1 --b i32:1:1 --out "$work/no/such
 # Platforms (docs/platforms.md): an unknown one, and one the adapter's manifest does not list, are
 # usage errors naming what is wrong; nothing runs.
 expect_exit 2 run --backend optimized --platform bogus --out "$work/platform-run"
-grep -q "unknown platform 'bogus' (host, avx2, arm64" <<<"$err" || fail "unknown platform: $err"
+grep -q "unknown platform 'bogus' (host, avx2, arm64, arm64-<QEMU CPU model>, x86-<QEMU CPU model>)" <<<"$err" || fail "unknown platform: $err"
 expect_exit 2 run --backend numpy --platform arm64-max --out "$work/platform-run"
 grep -q "adapter 'numpy' does not run on arm64-max" <<<"$err" || fail "platform not listed: $err"
 expect_exit 2 run --backend optimized --platform arm64 --out "$work/platform-run"
@@ -115,6 +115,11 @@ grep -q "runs adapters by name" <<<"$err" || fail "built-in on arm64: $err"
 ELTWISE_ARM64=/nonexistent expect_exit 2 run --backend numpy-2 --platform arm64 --out "$work/platform-run"
 grep -q "no arm64 root filesystem .* at /nonexistent; install: scripts/install_dependencies.sh --platform arm64" <<<"$err" ||
   fail "arm64 not installed: $err"
+expect_exit 2 run --backend optimized --platform x86-EPYC-Milan --out "$work/platform-run"
+grep -q "runs adapters by name" <<<"$err" || fail "built-in on an emulated x86 CPU: $err"
+expect_exit 2 run --backend onnxruntime-python --platform avx2 --out "$work/platform-run"
+grep -q "needs an adapter whose library has an ISA knob (.*numpy-2.*), not 'onnxruntime-python'" \
+  <<<"$err" || fail "cap without a knob: $err"
 # Which kernel sets this CPU runs: portable always.
 expect_exit 0 list --kernel-sets
 grep -q "^kernel sets run: portable" <<<"$out" || fail "list --kernel-sets: $out"
