@@ -56,8 +56,8 @@ std::map<std::string, std::map<std::string, std::string>> isa_cap_settings(
     const auto it = j.find("isa_cap_env");
     if (it == j.end()) return {};
     if (it->is_string()) return {{"avx2", {{it->get<std::string>(), "AVX2"}}}};
-    auto caps = member<std::map<std::string, std::map<std::string, std::string>>>(
-        j, "isa_cap_env", where, false);
+    auto caps = member<std::map<std::string, std::map<std::string, std::string>>>(j, "isa_cap_env",
+                                                                                  where, false);
     for (const auto& [cap, settings] : caps)
         if (cap != "avx2" || settings.empty())
             bad_manifest(where, "\"isa_cap_env\" has cap \"" + cap +

@@ -9,6 +9,7 @@
 int main() {
     const platform::Platform& p = platform::host();
     std::cout << "arch " << p.arch << "\nfeatures";
-    for (const std::string& f : p.features) std::cout << ' ' << f;
+    for (const std::string& f : p.features)
+        std::cout << ' ' << f;
     std::cout << "\n";
 }

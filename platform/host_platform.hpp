@@ -16,9 +16,9 @@ struct Platform {
     std::string model;                  // the CPU's brand string, or its part number
     std::vector<std::string> features;  // sorted, lower case: "avx2", "avx512_bf16", "sve"
     std::string isa_cap;  // "avx2": the library was capped to that ISA; features above it removed
-    std::string name;     // the run's --platform: "host", "avx2", "arm64-neoverse-n1"
-    // "qemu-aarch64 7.2.22 (user mode), -cpu neoverse-n1": the CPU is emulated, and `model` and
-    // `features` are the emulated CPU's, as the programs inside saw them.
+    std::string name;     // the run's --platform: "host", "avx2", "x86-EPYC-Milan", "arm64-max"
+    // "qemu-aarch64 version 7.2.22, user mode, -cpu neoverse-n1": the CPU is emulated, and `model`
+    // and `features` are the emulated CPU's, as the programs inside saw them.
     std::string emulator;
     bool has(std::string_view feature) const;
 };
@@ -27,10 +27,11 @@ struct Platform {
 // AVX-VNNI). Throws core::Error(input) for an unknown cap, or one the CPU does not reach.
 Platform capped(const Platform& p, std::string_view isa);
 
-// An emulated CPU's platform from platform/arm64_features.py's output (`arch NAME` and
-// `features NAME...` lines), the CPU model the emulator was given and its description; the OS is
-// the host's (user-mode emulation runs on its kernel). Throws core::Error(input) for output
-// without an arch line, or naming a feature that is_known_feature does not know.
+// An emulated CPU's platform from its probe's output (platform/arm64_features.py on arm64,
+// eltwise-cpu-probe on x86-64: `arch NAME` and `features NAME...` lines), the CPU model the
+// emulator was given and its description; the OS is the host's (user-mode emulation runs on its
+// kernel). Throws core::Error(input) for output without an arch line, or naming a feature that
+// is_known_feature does not know.
 Platform emulated(std::string_view probe_output, const std::string& cpu_model,
                   const std::string& emulator);
 

@@ -33,9 +33,10 @@ std::string x86_probe() {
 }
 
 bool is_model_name(std::string_view model) {
-    return !model.empty() && model.find_first_not_of("abcdefghijklmnopqrstuvwxyz"
-                                                     "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") ==
-                                 std::string_view::npos;
+    return !model.empty() &&
+           model.find_first_not_of(
+               "abcdefghijklmnopqrstuvwxyz"
+               "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") == std::string_view::npos;
 }
 
 }  // namespace
@@ -98,25 +99,32 @@ PlatformChoice parse_platform(std::string_view text) {
                                 std::string(kPlatforms) + ")");
 }
 
+namespace {
+
+// An emulated CPU's facts: what its probe prints when run there, and the emulator's version.
+platform::Platform emulated_facts(const PlatformChoice& choice) {
+    check_platform_installed(choice);
+    const bool x86 = choice.arch == "x86_64";
+    std::vector<std::string> probe = platform_launcher(choice);
+    if (x86)
+        probe.push_back(x86_probe());
+    else
+        probe.insert(probe.end(),
+                     {"/usr/bin/python3", ELTWISE_SOURCE_DIR "/platform/arm64_features.py"});
+    const std::string version =
+        output_of(std::string(x86 ? "qemu-x86_64" : "qemu-aarch64") + "-static --version");
+    return platform::emulated(
+        output_of(quoted_line(probe)), choice.cpu,
+        version.substr(0, version.find(" (")) + ", user mode, -cpu " + choice.cpu);
+}
+
+}  // namespace
+
 platform::Platform platform_facts(const PlatformChoice& choice) {
-    platform::Platform p;
-    if (choice.emulated()) {
-        check_platform_installed(choice);
-        std::vector<std::string> probe = platform_launcher(choice);
-        if (choice.arch == "x86_64")
-            probe.push_back(x86_probe());
-        else
-            probe.insert(probe.end(),
-                         {"/usr/bin/python3", ELTWISE_SOURCE_DIR "/platform/arm64_features.py"});
-        const std::string qemu = choice.arch == "x86_64" ? "qemu-x86_64" : "qemu-aarch64";
-        const std::string version = output_of(qemu + "-static --version");
-        p = platform::emulated(output_of(quoted_line(probe)), choice.cpu,
-                               version.substr(0, version.find(" (")) + ", user mode, -cpu " +
-                                   choice.cpu);
-    } else {
-        p = choice.isa_cap.empty() ? platform::host()
-                                   : platform::capped(platform::host(), choice.isa_cap);
-    }
+    platform::Platform p = choice.emulated() ? emulated_facts(choice)
+                           : choice.isa_cap.empty()
+                               ? platform::host()
+                               : platform::capped(platform::host(), choice.isa_cap);
     p.name = choice.name;
     return p;
 }

@@ -45,8 +45,8 @@ TEST(AdapterManifest, IsaCapSettingsPerCap) {
         R"({"name": "lib", "library": "L", "version": "v", "command": "x", "install": "i",
             "isa_cap_env": {"avx2": {"A": "x y", "B": "--z"}}})",
         "lib", "lib/adapter.json");
-    EXPECT_EQ(a.isa_cap_env.at("avx2"), (std::map<std::string, std::string>{{"A", "x y"},
-                                                                           {"B", "--z"}}));
+    EXPECT_EQ(a.isa_cap_env.at("avx2"),
+              (std::map<std::string, std::string>{{"A", "x y"}, {"B", "--z"}}));
     const std::string head = R"({"name": "lib", "library": "L", "version": "v", "command": "x",
         "install": "i", "isa_cap_env": )";
     EXPECT_NE(error_of(head + R"({"sse2": {"A": "1"}}})").find("cap \"sse2\"; known: avx2"),
