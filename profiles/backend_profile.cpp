@@ -32,9 +32,9 @@ constexpr std::array<std::pair<std::string_view, InputsWhen>, 6> kWhen{{
     {"int_min_by_minus_one", InputsWhen::int_min_by_minus_one},
     {"zero_divisor", InputsWhen::zero_divisor},
 }};
-constexpr std::array<std::string_view, 13> kKeys = {
-    "name",      "finding",     "behaviours", "status",    "when", "ops", "dtypes",
-    "broadcast", "graph_forms", "cpu_has",    "cpu_lacks", "arch", "note"};
+constexpr std::array<std::string_view, 14> kKeys = {
+    "name",      "finding",     "behaviours", "status",    "when", "ops",      "dtypes",
+    "broadcast", "graph_forms", "cpu_has",    "cpu_lacks", "arch", "emulator", "note"};
 
 // Every error names the file and the line of the entry (or key) it is about.
 [[noreturn]] void fail(const std::string& source, const toml::node& at, const std::string& what) {
@@ -127,6 +127,12 @@ void read_condition(Entry& e, const std::string& source, const toml::table& t) {
         if (e.condition.arch != "x86_64" && e.condition.arch != "aarch64")
             fail(source, *n, "unknown architecture '" + e.condition.arch + "' (x86_64, aarch64)");
     }
+    if (const toml::node* n = t.get("emulator")) {
+        e.condition.emulator = text_of(source, *n, "emulator");
+        if (e.condition.emulator != "qemu-x86_64" && e.condition.emulator != "qemu-aarch64")
+            fail(source, *n,
+                 "unknown emulator '" + e.condition.emulator + "' (qemu-x86_64, qemu-aarch64)");
+    }
 }
 
 void read_outcome(Entry& e, const std::string& source, const toml::table& t) {
@@ -189,7 +195,8 @@ bool same_declaration(const Entry& x, const Entry& y) {
            x.scope.ops == y.scope.ops && x.scope.dtypes == y.scope.dtypes &&
            x.scope.broadcast == y.scope.broadcast && x.scope.graph_forms == y.scope.graph_forms &&
            x.condition.cpu_has == y.condition.cpu_has &&
-           x.condition.cpu_lacks == y.condition.cpu_lacks && x.condition.arch == y.condition.arch;
+           x.condition.cpu_lacks == y.condition.cpu_lacks && x.condition.arch == y.condition.arch &&
+           x.condition.emulator == y.condition.emulator;
 }
 
 // The entry of `entries` that e repeats (same name, or the same declaration), or null.
@@ -208,6 +215,7 @@ bool any_or_contains(const std::vector<T>& list, const T& v) {
 
 bool Condition::holds(const platform::Platform& p) const {
     if (!arch.empty() && arch != p.arch) return false;
+    if (!emulator.empty() && !p.emulator.starts_with(emulator + " ")) return false;
     return std::all_of(cpu_has.begin(), cpu_has.end(), [&](const auto& f) { return p.has(f); }) &&
            std::none_of(cpu_lacks.begin(), cpu_lacks.end(),
                         [&](const auto& f) { return p.has(f); });

@@ -33,6 +33,9 @@ struct Scope {
 struct Condition {
     std::vector<std::string> cpu_has, cpu_lacks;
     std::string arch;
+    // "qemu-x86_64", "qemu-aarch64": only under that emulator (its own deviations, docs/findings
+    // qemu-*), judged on the run line's platform.emulator.
+    std::string emulator;
     bool holds(const platform::Platform& p) const;
 };
 

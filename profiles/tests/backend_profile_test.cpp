@@ -151,6 +151,22 @@ TEST(Profile, ConditionOnFeaturesAndArchitecture) {
     EXPECT_FALSE(c.holds(zen4));
 }
 
+// An emulator's own deviations hold under it only, whatever CPU model it emulates.
+TEST(Profile, ConditionOnEmulator) {
+    profiles::Condition c;
+    c.emulator = "qemu-x86_64";
+    platform::Platform milan{"Linux", "x86_64", "emulated", "EPYC-Milan", {"avx2"}, "", "", ""};
+    EXPECT_FALSE(c.holds(milan));  // the same CPU model, not emulated
+    milan.emulator = "qemu-x86_64 version 7.2.22, user mode, -cpu EPYC-Milan";
+    EXPECT_TRUE(c.holds(milan));
+    c.emulator = "qemu-aarch64";
+    EXPECT_FALSE(c.holds(milan));
+    EXPECT_NE(error_of(entry("behaviours = [\"subnormal_results_flushed\"]\nops = [\"onnx.*\"]\n"
+                             "emulator = \"qemu\"\n"))
+                  .find("unknown emulator 'qemu' (qemu-x86_64, qemu-aarch64)"),
+              std::string::npos);
+}
+
 TEST(Profile, BadProfilesNameTheProblemAndTheLine) {
     EXPECT_NE(error_of("[[declare]\n").find("p.toml:1"), std::string::npos);
     EXPECT_NE(error_of(entry("behaviours = [\"subnormals_gone\"]\nops = [\"onnx.Mul-14\"]\n"))
