@@ -1,8 +1,10 @@
-# `cmake --install` and `cpack -G DEB`: the validator and the plugin host, the plugin ABI header,
+# `cmake --install` and `cpack -G DEB`: the validator, the plugin host and the CPU probe of
+# emulated x86 platforms, the plugin ABI header,
 # the op table, the documents, and the CMake package EltwiseConformance (imported targets and
 # eltwise_add_conformance_tests, cmake/EltwiseConformanceFunctions.cmake). Included from the top
 # level after every target exists. The installed tree is relocatable: the package finds its files
-# from its own location, and eltwise-validate finds eltwise-backend-host beside itself.
+# from its own location, and eltwise-validate finds eltwise-backend-host and eltwise-cpu-probe
+# beside itself.
 include(CMakePackageConfigHelpers)
 
 set(ELTWISE_INSTALL_DOCDIR ${CMAKE_INSTALL_DATAROOTDIR}/doc/eltwise-conformance)
