@@ -114,8 +114,12 @@ std::unique_ptr<backends::Backend> open_backend(const std::string& name, const s
         std::vector<std::string> argv = platform_launcher(choice);
         for (std::string& word : backends::split_command_line(cmd))
             argv.push_back(std::move(word));
+        // Under emulation a library's import takes its factor longer too (TensorFlow: about 45 s).
         return backends::start_process_backend(
-            {.argv = argv, .environment = backends::adapter_environment(adapter_paths())});
+            {.argv = argv,
+             .startup_timeout_seconds =
+                 backends::ProcessOptions{}.startup_timeout_seconds * choice.timeout_factor(),
+             .environment = backends::adapter_environment(adapter_paths())});
     }
     throw std::invalid_argument("unknown backend '" + name + "' (known: " + backend_names() + ")");
 }
