@@ -87,9 +87,10 @@ void add_run_options(CLI::App& run, runner::RunOptions& o) {
     run.add_option("--expected", o.expected, "Expected deviations (PATTERN STATUS lines)");
     run.add_option("--platform", o.platform,
                    "Where the adapter runs: host; avx2 (its library capped through its own ISA "
-                   "knob, e.g. oneDNN's ONEDNN_MAX_CPU_ISA); arm64 or arm64-<QEMU CPU model> "
-                   "(emulated, after scripts/install_dependencies.sh --platform arm64). The "
-                   "platform facts are those of the CPU it ran on (docs/platforms.md)")
+                   "knob, e.g. oneDNN's ONEDNN_MAX_CPU_ISA); x86-<QEMU CPU model>, e.g. "
+                   "x86-EPYC-Milan, and arm64 or arm64-<QEMU CPU model> (emulated, after "
+                   "scripts/install_dependencies.sh --platform x86 or arm64). The platform "
+                   "facts are those of the CPU it ran on (docs/platforms.md)")
         ->capture_default_str();
     run.add_option_function<std::string>(
            "--isa-cap", [&o](const std::string& cap) { o.platform = cap; },
@@ -138,7 +139,8 @@ int main(int argc, char** argv) {
                    "Which of the optimized backend's kernel sets this CPU runs (and its tests "
                    "check), and which it skips");
     list->add_option("--platform", list_options.platform,
-                     "Start the adapters there: host, avx2, arm64, arm64-<QEMU CPU model>")
+                     "Start the adapters there: host, avx2, x86-<QEMU CPU model>, arm64, "
+                     "arm64-<QEMU CPU model>")
         ->capture_default_str();
 
     validator::SpecOptions spec_options;
