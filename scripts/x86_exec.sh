@@ -4,9 +4,8 @@
 # adapters with it, for libraries that pick kernels by CPUID and have no ISA knob.
 #   x86_exec.sh --cpu MODEL COMMAND ARGS...
 # What the emulation does and does not change (docs/platforms.md): CPUID reports MODEL's
-# features, and instructions above them that QEMU's TCG emulates (it has AVX2, no AVX-512)
-# still execute; a program the command starts with exec runs natively; /proc/cpuinfo is the
-# host's.
+# features; AVX-512 is SIGILL on every model (TCG has none), and AVX2 on models without it; a
+# program the command starts with exec runs natively; /proc/cpuinfo is the host's.
 set -euo pipefail
 
 if [ "${1:-}" != --cpu ] || [ $# -lt 3 ]; then
