@@ -1,8 +1,10 @@
 #include "backends/adapter_table.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -33,6 +35,25 @@ T member(const nlohmann::json& object, const char* key, const std::string& where
     }
 }
 
+// An integer member in [lo, hi]; nlohmann's get<int> would cast a float or a wider integer, UB when
+// out of range.
+int int_member(const nlohmann::json& object, const char* key, const std::string& where, int lo,
+               int hi) {
+    const auto it = object.find(key);
+    if (it == object.end()) bad_manifest(where, std::string("has no \"") + key + "\"");
+    if (!it->is_number_integer())
+        bad_manifest(where, std::string("\"") + key + "\" is not an integer");
+    // Non-negative JSON integers are unsigned in nlohmann; compare them as such.
+    const bool in_range = it->is_number_unsigned()
+                              ? it->get<std::uint64_t>() >= std::uint64_t(std::max(lo, 0)) &&
+                                    it->get<std::uint64_t>() <= std::uint64_t(hi)
+                              : it->get<std::int64_t>() >= lo && it->get<std::int64_t>() <= hi;
+    if (!in_range)
+        bad_manifest(where, std::string("\"") + key + "\" is outside [" + std::to_string(lo) +
+                                ", " + std::to_string(hi) + "]");
+    return static_cast<int>(it->get<std::int64_t>());
+}
+
 void check_keys(const nlohmann::json& object, std::initializer_list<std::string_view> known,
                 const std::string& where) {
     for (const auto& [key, value] : object.items())
@@ -44,9 +65,9 @@ SmokeSettings smoke_settings(const nlohmann::json& j, const std::string& where) 
     if (!j.is_object()) bad_manifest(where, "\"smoke\" is not an object");
     check_keys(j, {"cases", "count", "seed", "isa_caps"}, where + " (smoke)");
     SmokeSettings s{member<std::string>(j, "cases", where, true),
-                    member<int>(j, "count", where, true), member<int>(j, "seed", where, true),
+                    int_member(j, "count", where, 1, std::numeric_limits<int>::max()),
+                    int_member(j, "seed", where, 0, std::numeric_limits<int>::max()),
                     member<std::vector<std::string>>(j, "isa_caps", where, false)};
-    if (s.count < 1) bad_manifest(where, "smoke \"count\" must be at least 1");
     return s;
 }
 

@@ -85,7 +85,16 @@ TEST(AdapterManifest, BadManifestsNameFileAndProblem) {
               std::string::npos);
     EXPECT_NE(error_of(R"({"name": "lib", "library": "L", "version": "v", "command": "x",
                           "install": "i", "smoke": {"cases": "spec", "count": 0, "seed": 1}})")
-                  .find("\"count\" must be at least 1"),
+                  .find("\"count\" is outside [1, 2147483647]"),
+              std::string::npos);
+    // A float or a too-wide integer is an error, not a cast (the fuzzer's find: 5.6e38 as int).
+    EXPECT_NE(error_of(R"({"name": "lib", "library": "L", "version": "v", "command": "x",
+                          "install": "i", "smoke": {"cases": "spec", "count": 5.6e38, "seed": 1}})")
+                  .find("\"count\" is not an integer"),
+              std::string::npos);
+    EXPECT_NE(error_of(R"({"name": "lib", "library": "L", "version": "v", "command": "x",
+                          "install": "i", "smoke": {"cases": "spec", "count": 1, "seed": 4294967296}})")
+                  .find("\"seed\" is outside [0, 2147483647]"),
               std::string::npos);
     EXPECT_NE(error_of(R"({"name": "lib", "library": "L", "version": "v", "command": "x",
                           "install": "i", "platforms": ["riscv64"]})")
