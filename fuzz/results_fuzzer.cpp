@@ -25,7 +25,7 @@ const std::string& other_backend_file() {
 void read_as_resume(const std::string& path) {
     try {
         results::read_run_line(path);
-        results::read_case_lines(path, [](const nlohmann::json&) {});
+        results::read_case_lines(path, [](const results::CaseLine&) {});
     } catch (const core::Error&) {
     }
 }

@@ -20,16 +20,12 @@ std::string relative_link(const std::string& file, const std::filesystem::path& 
 }
 
 // The page links the repro files relative to itself; the absolute paths stay in the summary.
-void add_links(nlohmann::json& summary, const std::filesystem::path& dir) {
-    for (nlohmann::json& backend : summary["backends"])
-        for (nlohmann::json& failure : backend["failures"]) {
-            if (!failure.contains("files")) continue;
-            nlohmann::json links = nlohmann::json::array();
-            for (const nlohmann::json& f : failure["files"])
-                links.push_back(relative_link(f.get<std::string>(), dir));
-            failure["links"] = links;
-            failure.erase("files");
-        }
+ReportData with_relative_files(ReportData data, const std::filesystem::path& dir) {
+    for (BackendReport& backend : data.backends)
+        for (results::CaseLine& failure : backend.failures)
+            for (std::string& f : failure.files)
+                f = relative_link(f, dir);
+    return data;
 }
 
 // JSON inside <script>: no '<' at all, so neither "</script>" nor "<!--" can end it early.
@@ -44,8 +40,8 @@ std::string script_safe(const std::string& json) {
 }  // namespace
 
 std::string html_report(const ReportData& data, const std::string& html_path) {
-    nlohmann::json summary = summary_json(data);
-    add_links(summary, std::filesystem::absolute(html_path).lexically_normal().parent_path());
+    const nlohmann::json summary = summary_json(with_relative_files(
+        data, std::filesystem::absolute(html_path).lexically_normal().parent_path()));
     const std::string page(core::embedded_file(embedded_files(), "report_page.html"));
     const std::size_t at = page.find(kDataMarker);
     if (at == std::string::npos) throw std::logic_error("report_page.html has no data marker");

@@ -36,88 +36,89 @@ std::string clipped(const std::string& text, std::size_t chars) {
     return text.size() <= chars ? text : text.substr(0, chars) + "\n... (cut; see results.jsonl)";
 }
 
-std::string classname(const nlohmann::json& line) {
-    const std::string op = line["op"];
-    return (op.empty() ? "unbuilt" : op) + "." + line["dtype"].get<std::string>();
+std::string classname(const results::CaseLine& line) {
+    return (line.op.empty() ? "unbuilt" : line.op) + "." + line.dtype;
 }
 
-std::string categories_text(const nlohmann::json& categories) {
+std::string categories_text(const std::map<std::string, std::int64_t>& categories) {
     std::string text;
-    for (const auto& [name, count] : categories.items())
-        text += (text.empty() ? "" : ", ") + name + " " + count.dump();
+    for (const auto& [name, count] : categories)
+        text += (text.empty() ? "" : ", ") + name + " " + std::to_string(count);
     return text;
 }
 
-std::string mismatch_text(const nlohmann::json& m) {
-    std::string text = "  [" + m.value("index", nlohmann::json()).dump() + "] " +
-                       m.value("category", "") + ": a=" + m.value("a", "") +
-                       " b=" + m.value("b", "") + " expected " + m.value("expected", "") +
-                       ", actual " + m.value("actual", "");
-    if (m.contains("expected_bits"))
-        text += " (bits a=" + m.value("a_bits", "") + " b=" + m.value("b_bits", "") + " expected " +
-                m.value("expected_bits", "") + " actual " + m.value("actual_bits", "") + ")";
+std::string mismatch_text(const comparison::Mismatch& m) {
+    std::string text = "  [" + std::to_string(m.index) + "] " + m.category + ": a=" + m.a +
+                       " b=" + m.b + " expected " + m.expected + ", actual " + m.actual;
+    if (!m.expected_bits.empty())
+        text += " (bits a=" + m.a_bits + " b=" + m.b_bits + " expected " + m.expected_bits +
+                " actual " + m.actual_bits + ")";
     return text + "\n";
 }
 
-std::string shapes_text(const nlohmann::json& line) {
-    if (!line.contains("shapes") || line["shapes"].size() != 2) return "?";
-    return line["shapes"][0].dump() + " x " + line["shapes"][1].dump();
+std::string shapes_text(const std::vector<results::Shape>& shapes) {
+    if (shapes.size() != 2) return "?";
+    return nlohmann::json(shapes[0]).dump() + " x " + nlohmann::json(shapes[1]).dump();
+}
+
+std::string status_text(const results::CaseLine& line) {
+    return std::string(results::name(line.verdict.status));
 }
 
 // Everything GitLab can show of a deviation: what, where, why, the minimal case, how to replay.
-std::string detailed_body(const nlohmann::json& line) {
-    std::string body = line["status"].get<std::string>() + " " + line["op"].get<std::string>() +
-                       " " + line["dtype"].get<std::string>() + ": shapes " + shapes_text(line) +
-                       ", attributes " + line.value("attributes", nlohmann::json::object()).dump() +
-                       (line.value("valid", true) ? "" : " (invalid input)") + "\n";
-    if (line.contains("categories"))
-        body += "categories: " + categories_text(line["categories"]) + "\n";
-    body += line.value("message", "") + "\n";
-    if (line.contains("minimal") && line.contains("mismatches")) {
+std::string detailed_body(const results::CaseLine& line) {
+    const results::Verdict& v = line.verdict;
+    std::string body = status_text(line) + " " + line.op + " " + line.dtype + ": shapes " +
+                       shapes_text(line.shapes) + ", attributes " +
+                       nlohmann::json(line.attributes).dump() +
+                       (line.valid ? "" : " (invalid input)") + "\n";
+    if (!v.categories.empty()) body += "categories: " + categories_text(v.categories) + "\n";
+    body += v.message + "\n";
+    if (line.minimal && !v.mismatches.empty()) {
         body += "first mismatches of the case:\n";
-        for (const nlohmann::json& mismatch : line["mismatches"])
+        for (const comparison::Mismatch& m : v.mismatches)
+            body += mismatch_text(m);
+    }
+    if (line.minimal) {
+        const results::MinimalCase& m = *line.minimal;
+        body += "minimal case " + m.id + ": shapes " + shapes_text(m.shapes) + ", attributes " +
+                nlohmann::json(m.attributes).dump() + "\n";
+        for (const comparison::Mismatch& mismatch : m.verdict.mismatches)
             body += mismatch_text(mismatch);
     }
-    if (line.contains("minimal")) {
-        const nlohmann::json& m = line["minimal"];
-        body += "minimal case " + m.value("case", "") + ": shapes " + shapes_text(m) +
-                ", attributes " + m.value("attributes", nlohmann::json::object()).dump() + "\n";
-        for (const nlohmann::json& mismatch : m.value("mismatches", nlohmann::json::array()))
-            body += mismatch_text(mismatch);
-    }
-    if (line.contains("replay")) body += "replay: " + line["replay"].get<std::string>() + "\n";
-    if (line.contains("files")) {
+    if (!line.replay.empty()) body += "replay: " + line.replay + "\n";
+    if (!line.files.empty()) {
         body += "files:\n";
-        for (const nlohmann::json& f : line["files"])
-            body += "  " + f.get<std::string>() + "\n";
+        for (const std::string& f : line.files)
+            body += "  " + f + "\n";
     }
     return body;
 }
 
-std::string short_body(const nlohmann::json& line) {
-    std::string body = line["status"].get<std::string>() + " " + line["op"].get<std::string>() +
-                       " " + line["dtype"].get<std::string>() + "\n";
-    if (line.contains("categories"))
-        body += "categories: " + categories_text(line["categories"]) + "\n";
-    const std::string message = line.value("message", "");
+std::string short_body(const results::CaseLine& line) {
+    std::string body = status_text(line) + " " + line.op + " " + line.dtype + "\n";
+    if (!line.verdict.categories.empty())
+        body += "categories: " + categories_text(line.verdict.categories) + "\n";
+    const std::string& message = line.verdict.message;
     body += message.substr(0, message.find('\n')) + "\n";
-    if (line.contains("replay")) body += "replay: " + line["replay"].get<std::string>() + "\n";
+    if (!line.replay.empty()) body += "replay: " + line.replay + "\n";
     return body;
 }
 
 // <failure type="floor_vs_trunc,value"> for FAILED; the status name otherwise.
-std::string deviation_element(const nlohmann::json& line, Status status, const std::string& body) {
+std::string deviation_element(const results::CaseLine& line, Status status,
+                              const std::string& body) {
     const std::string element = is_failure(status) ? "failure" : "error";
-    std::string type = line["status"];
-    if (status == Status::failed && line.contains("categories") && !line["categories"].empty()) {
+    std::string type = status_text(line);
+    if (status == Status::failed && !line.verdict.categories.empty()) {
         type.clear();
-        for (const auto& [name, count] : line["categories"].items())
+        for (const auto& [name, count] : line.verdict.categories)
             type += (type.empty() ? "" : ",") + name;
     }
-    const std::string message = line.value("message", "");
+    const std::string& message = line.verdict.message;
     return "<" + element + attribute("type", type) +
            attribute("message",
-                     line["status"].get<std::string>() + ": " +
+                     status_text(line) + ": " +
                          message.substr(0, std::min<std::size_t>(message.find('\n'), 200))) +
            ">" + xml_escaped(body) + "</" + element + ">";
 }
@@ -127,11 +128,11 @@ std::string property(const std::string& name, const std::string& value) {
 }
 
 // "x86_64 'AMD EPYC 7763' avx2 fma ... (capped to avx2)": the platform the verdicts hold on.
-std::string platform_text(const nlohmann::json& p) {
-    std::string text = p.value("arch", "") + " '" + p.value("cpu_model", "") + "'";
-    for (const auto& f : p.value("cpu_features", nlohmann::json::array()))
-        if (f.is_string()) text += " " + f.get<std::string>();
-    if (p.contains("isa_cap")) text += " (capped to " + p.value("isa_cap", "") + ")";
+std::string platform_text(const results::PlatformRecord& p) {
+    std::string text = p.arch + " '" + p.cpu_model + "'";
+    for (const std::string& f : p.cpu_features)
+        text += " " + f;
+    if (!p.isa_cap.empty()) text += " (capped to " + p.isa_cap + ")";
     return text;
 }
 
@@ -162,14 +163,14 @@ struct SuiteWriter {
         if (kind_of(status) == Kind::deviation) ++(is_failure(status) ? failures : errors);
     }
 
-    void add(const nlohmann::json& line) {
-        const Status status = *results::parse_status(line["status"].get<std::string>());
+    void add(const results::CaseLine& line) {
+        const Status status = line.verdict.status;
         const Kind kind = kind_of(status);
-        const double time = line.value("seconds", 0.0);
+        const double time = line.seconds;
         seconds += time;
-        const bool exhaustive = line["source"].get<std::string>().starts_with("exhaustive");
+        const bool exhaustive = line.source.starts_with("exhaustive");
         if ((kind == Kind::passing && exhaustive) || bytes[kind] >= budget(kind)) {
-            Fold& f = folds[{classname(line), line["source"], line["status"]}];
+            Fold& f = folds[{classname(line), line.source, status_text(line)}];
             ++f.cases;
             f.seconds += time;
             return;
@@ -180,16 +181,16 @@ struct SuiteWriter {
         count(status);
     }
 
-    std::string testcase(const nlohmann::json& line, Status status, Kind kind, double time) {
+    std::string testcase(const results::CaseLine& line, Status status, Kind kind, double time) {
         std::string xml = "<testcase" + attribute("classname", classname(line)) +
-                          attribute("name", line["case"]) + attribute("time", std::to_string(time));
-        if (kind == Kind::passing && line.contains("declared"))
-            return xml + "><properties>" + property("declared", line["declared"].dump()) +
+                          attribute("name", line.id) + attribute("time", std::to_string(time));
+        if (kind == Kind::passing && !line.verdict.declared.empty())
+            return xml + "><properties>" +
+                   property("declared", nlohmann::json(line.verdict.declared).dump()) +
                    "</properties></testcase>\n";
         if (kind == Kind::passing) return xml + "/>\n";
         if (kind == Kind::skipped)
-            return xml + "><skipped" +
-                   attribute("message", clipped(line.value("message", ""), 300)) +
+            return xml + "><skipped" + attribute("message", clipped(line.verdict.message, 300)) +
                    "/></testcase>\n";
         const bool detail = detailed++ < limits.detailed;
         const std::string body = detail ? clipped(detailed_body(line), limits.detail_chars)
@@ -232,13 +233,13 @@ std::string properties(const BackendReport& b, std::int64_t folded_cases) {
                       property("backend_version", b.version) +
                       property("cases", std::to_string(sum(b.totals))) +
                       property("cases_folded", std::to_string(folded_cases));
-    for (const nlohmann::json& run : b.runs) {
-        xml += property("results", run.value("file", ""));
-        xml += property("command_line", run.value("command_line", ""));
-        xml += property("seed", run.contains("seed") ? run["seed"].dump() : "");
-        xml += property("policy", run.value("policy", nlohmann::json::object()).dump());
-        if (run.contains("platform")) xml += property("platform", platform_text(run["platform"]));
-        if (run.contains("error")) xml += property("run_error", run.value("error", ""));
+    for (const RunOfFile& r : b.runs) {
+        xml += property("results", r.file);
+        xml += property("command_line", r.run.command_line);
+        xml += property("seed", std::to_string(r.run.seed));
+        xml += property("policy", results::policy_text(r.run));
+        if (r.run.platform) xml += property("platform", platform_text(*r.run.platform));
+        if (!r.run.error.empty()) xml += property("run_error", r.run.error);
     }
     return xml + "</properties>\n";
 }
@@ -287,17 +288,17 @@ std::string junit_xml(const ReportData& data, const JunitLimits& limits) {
     std::size_t detailed = 0;
     for (const BackendReport& b : data.backends) {
         SuiteWriter w{limits, bytes, detailed, {}, 0, 0, 0, 0, 0, 0, {}};
-        for (const nlohmann::json& run : b.runs)
+        for (const RunOfFile& r : b.runs)
             results::read_results(
-                run["file"], [](const nlohmann::json&) {},
-                [&](const nlohmann::json& line) {
+                r.file, [](const results::RunLine&) {},
+                [&](const results::CaseLine& line) {
                     // a file run in several graph forms has a suite per form
-                    if (line.value("graph_form", "runtime") == b.graph_form) w.add(line);
+                    if (line.graph_form == b.graph_form) w.add(line);
                 });
         w.add_folds();
         bytes = w.bytes;
         detailed = w.detailed;
-        const std::string started = b.runs.empty() ? "" : b.runs[0].value("started", "");
+        const std::string started = b.runs.empty() ? "" : b.runs[0].run.started;
         suites += "<testsuite" + attribute("name", b.label) +
                   counts_attributes(w.tests, w.failures, w.errors, w.skipped, w.seconds) +
                   (started.empty() ? "" : attribute("timestamp", started.substr(0, 19))) + ">\n" +

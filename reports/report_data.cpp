@@ -28,25 +28,28 @@ std::string now_text() {
 }
 
 // The name a backend goes by in reports: the run's --label, else the hello's name and version.
-std::string plain_label(const nlohmann::json& run, const std::string& file) {
-    if (run.contains("label")) return run["label"].get<std::string>();
-    if (!run.contains("backend")) return "no backend (" + file + ")";
-    const std::string name = run["backend"].value("name", "");
-    const std::string version = run["backend"].value("version", "");
+std::string plain_label(const results::RunLine& run, const std::string& file) {
+    if (!run.label.empty()) return run.label;
+    if (!run.backend) return "no backend (" + file + ")";
+    const std::string& name = run.backend->name;
+    const std::string& version = run.backend->version;
     std::string label = version.empty() ? name : name + " " + version;
     // A verdict names its platform: a capped or emulated run is a column of its own.
-    const nlohmann::json platform = run.value("platform", nlohmann::json::object());
-    if (platform.contains("emulator"))
-        label += " (" + platform.value("name", "") + ", emulated)";
-    else if (platform.contains("isa_cap"))
-        label += " (isa cap " + platform.value("isa_cap", "") + ")";
+    const results::PlatformRecord platform = run.platform.value_or(results::PlatformRecord{});
+    if (!platform.emulator.empty())
+        label += " (" + platform.name + ", emulated)";
+    else if (!platform.isa_cap.empty())
+        label += " (isa cap " + platform.isa_cap + ")";
     return label;
 }
 
 // Files with the same key are one backend: the same label, hello and backend command.
-std::string backend_key(const nlohmann::json& run, const std::string& file) {
-    return plain_label(run, file) + "\n" + run.value("backend", nlohmann::json()).dump() + "\n" +
-           run.value("backend_command", "") + "\n" + run.value("platform", nlohmann::json()).dump();
+std::string backend_key(const results::RunLine& run, const std::string& file) {
+    results::RunLine parts;  // the backend, its command and its platform
+    parts.backend = run.backend;
+    parts.backend_command = run.backend_command;
+    parts.platform = run.platform;
+    return plain_label(run, file) + "\n" + results::to_json(parts).dump();
 }
 
 // "python3 planted_bug_backend.py --bug ftz": the command with paths cut to file names.
@@ -72,17 +75,17 @@ std::map<std::string, std::string> labels_of(const std::vector<std::string>& fil
                                              std::vector<std::string>& keys);
 
 // The run line of a file: the backend it belongs to is known before its cases are read.
-nlohmann::json first_run_line(const std::string& file) {
-    nlohmann::json found;
+results::RunLine first_run_line(const std::string& file) {
+    results::RunLine found;
     struct Stop {};
     try {
         results::read_results(
             file,
-            [&](const nlohmann::json& run) {
+            [&](const results::RunLine& run) {
                 found = run;
                 throw Stop{};
             },
-            [](const nlohmann::json&) {});
+            [](const results::CaseLine&) {});
     } catch (const Stop&) {
         return found;
     }
@@ -90,39 +93,33 @@ nlohmann::json first_run_line(const std::string& file) {
 }
 
 // The first `limit` mismatches, and the first one of each category beyond them.
-nlohmann::json first_of_each_category(const nlohmann::json& list, std::size_t limit) {
-    nlohmann::json out = nlohmann::json::array();
+std::vector<comparison::Mismatch> first_of_each_category(
+    const std::vector<comparison::Mismatch>& list, std::size_t limit) {
+    std::vector<comparison::Mismatch> out;
     std::set<std::string> shown;
-    for (const nlohmann::json& m : list) {
-        const std::string category = m.value("category", "");
-        if (out.size() < limit || !shown.count(category)) out.push_back(m);
-        shown.insert(category);
+    for (const comparison::Mismatch& m : list) {
+        if (out.size() < limit || !shown.count(m.category)) out.push_back(m);
+        shown.insert(m.category);
     }
     return out;
 }
 
-nlohmann::json trimmed_result(const nlohmann::json& line, const Limits& limits) {
-    nlohmann::json out = line;
-    if (out.contains("message") && out["message"].is_string()) {
-        std::string m = out["message"].get<std::string>();
-        if (m.size() > limits.message_chars) m = m.substr(0, limits.message_chars) + " ...";
-        out["message"] = m;
-    }
-    if (out.contains("mismatches") && out["mismatches"].size() > limits.mismatches)
-        out["mismatches"] = first_of_each_category(out["mismatches"], limits.mismatches);
-    return out;
+void trim(results::Verdict& v, const Limits& limits) {
+    if (v.message.size() > limits.message_chars)
+        v.message = v.message.substr(0, limits.message_chars) + " ...";
+    if (v.mismatches.size() > limits.mismatches)
+        v.mismatches = first_of_each_category(v.mismatches, limits.mismatches);
 }
 
 // A failure as reports list it: the minimal case's mismatches stand for the case's own, except
 // for an exhaustive block, whose own mismatches are the first pairs of each category.
-nlohmann::json trimmed_failure(const nlohmann::json& line, const Limits& limits) {
-    nlohmann::json out = trimmed_result(line, limits);
-    const bool exhaustive = line.value("source", "").starts_with("exhaustive");
-    if (out.contains("minimal")) {
-        out["minimal"] = trimmed_result(out["minimal"], limits);
-        if (!exhaustive) out.erase("mismatches");
+results::CaseLine trimmed_failure(results::CaseLine line, const Limits& limits) {
+    trim(line.verdict, limits);
+    if (line.minimal) {
+        trim(line.minimal->verdict, limits);
+        if (!line.source.starts_with("exhaustive")) line.verdict.mismatches.clear();
     }
-    return out;
+    return line;
 }
 
 // What one case got from each backend, for finding disagreements.
@@ -151,33 +148,34 @@ struct Collector {
     std::map<std::pair<std::size_t, std::string>, FormVerdicts> form_verdicts{};
     std::map<std::pair<std::size_t, std::string>, std::size_t> backend_of_form{};
 
-    std::size_t backend_for(const nlohmann::json& run, const std::string& key) {
+    std::size_t backend_for(const results::RunLine& run, const std::string& key) {
         const auto [it, added] = backend_of_key.emplace(key, data.backends.size());
         if (added) {
             BackendReport b;
             b.label = label_of_key.at(key);
-            if (run.contains("backend")) {
-                b.name = run["backend"].value("name", "");
-                b.version = run["backend"].value("version", "");
-                b.claims = run["backend"].value("ops", nlohmann::json::object());
+            if (run.backend) {
+                b.name = run.backend->name;
+                b.version = run.backend->version;
+                b.claims = run.backend->ops;
             }
             data.backends.push_back(std::move(b));
         }
         return it->second;
     }
 
-    void add_case(std::size_t backend, const nlohmann::json& line) {
+    void add_case(std::size_t backend, const results::CaseLine& line) {
         BackendReport& b = data.backends[backend];
-        const Status status = *results::parse_status(line["status"].get<std::string>());
-        const std::string op = line["op"], dtype = line["dtype"];
+        const Status status = line.verdict.status;
+        const std::string& op = line.op;
+        const std::string& dtype = line.dtype;
         ++b.totals[index_of(status)];
         ++b.cells[op][dtype][index_of(status)];
-        if (status == Status::failed && line.contains("categories"))
-            for (const auto& [category, count] : line["categories"].items()) {
+        if (status == Status::failed)
+            for (const auto& [category, count] : line.verdict.categories) {
                 ++b.categories[category].cases;
                 // Counts are at most 2^40 each (read_results); the sum saturates, never wraps.
                 std::int64_t& elements = b.categories[category].elements;
-                if (__builtin_add_overflow(elements, count.get<std::int64_t>(), &elements))
+                if (__builtin_add_overflow(elements, count, &elements))
                     elements = std::numeric_limits<std::int64_t>::max();
             }
         if (results::is_deviation(status)) add_failure(backend, op, dtype, line);
@@ -185,7 +183,7 @@ struct Collector {
     }
 
     void add_failure(std::size_t backend, const std::string& op, const std::string& dtype,
-                     const nlohmann::json& line) {
+                     const results::CaseLine& line) {
         BackendReport& b = data.backends[backend];
         ++b.failures_total;
         std::size_t& in_cell = listed_per_cell[{backend, op, dtype}];
@@ -204,26 +202,26 @@ struct Collector {
             if (b.failures.size() > share) b.failures = first_of_each_cell(b.failures, share);
     }
 
-    static std::vector<nlohmann::json> first_of_each_cell(const std::vector<nlohmann::json>& all,
-                                                          std::size_t keep) {
+    static std::vector<results::CaseLine> first_of_each_cell(
+        const std::vector<results::CaseLine>& all, std::size_t keep) {
         std::map<std::string, std::size_t> seen;                // cell -> failures of it met so far
         std::vector<std::pair<std::size_t, std::size_t>> rank;  // (k-th of its cell, index)
         for (std::size_t i = 0; i < all.size(); ++i)
-            rank.emplace_back(seen[all[i].value("op", "") + " " + all[i].value("dtype", "")]++, i);
+            rank.emplace_back(seen[all[i].op + " " + all[i].dtype]++, i);
         std::sort(rank.begin(), rank.end());
         rank.resize(keep);
         std::sort(rank.begin(), rank.end(), [](auto x, auto y) { return x.second < y.second; });
-        std::vector<nlohmann::json> kept;
+        std::vector<results::CaseLine> kept;
         for (const auto& [k, i] : rank)
             kept.push_back(all[i]);
         return kept;
     }
 
-    void note_verdict(std::size_t backend, const nlohmann::json& line, Status status) {
-        Verdicts& v = verdicts[line["case"].get<std::string>()];
+    void note_verdict(std::size_t backend, const results::CaseLine& line, Status status) {
+        Verdicts& v = verdicts[line.id];
         if (v.statuses.empty()) {
-            v.op = line["op"];
-            v.dtype = line["dtype"];
+            v.op = line.op;
+            v.dtype = line.dtype;
         }
         if (v.statuses.size() <= backend) v.statuses.resize(backend + 1);
         v.statuses[backend] = static_cast<std::uint8_t>(index_of(status) + 1);
@@ -248,15 +246,16 @@ struct Collector {
         return it->second;
     }
 
-    void note_form(std::size_t backend, const std::string& form, const nlohmann::json& line) {
-        std::string id = line["case"].get<std::string>();
+    void note_form(std::size_t backend, const results::CaseLine& line) {
+        const std::string& form = line.graph_form;
+        std::string id = line.id;
         if (form != "runtime" && id.starts_with(form + "/")) id.erase(0, form.size() + 1);
         FormVerdicts& v = form_verdicts[{backend, id}];
         if (v.forms.empty()) {
-            v.op = line["op"];
-            v.dtype = line["dtype"];
+            v.op = line.op;
+            v.dtype = line.dtype;
         }
-        v.forms.emplace_back(form, *results::parse_status(line["status"].get<std::string>()));
+        v.forms.emplace_back(form, line.verdict.status);
     }
 
     void read(const std::string& file, const std::string& key) {
@@ -264,20 +263,16 @@ struct Collector {
         bool several_forms = false;
         results::read_results(
             file,
-            [&](const nlohmann::json& run) {
+            [&](const results::RunLine& run) {
                 backend = backend_for(run, key);
-                const nlohmann::json forms = run.value("options", nlohmann::json::object())
-                                                 .value("graph_forms", nlohmann::json::array());
-                several_forms = forms.is_array() && forms.size() > 1;
-                nlohmann::json r = run;
-                r.erase("backend");
-                r["file"] = file;
-                data.backends[backend].runs.push_back(std::move(r));
+                several_forms = run.options && run.options->graph_forms.size() > 1;
+                results::RunLine shown = run;
+                shown.backend.reset();  // the report has the backend's own entry
+                data.backends[backend].runs.push_back({file, std::move(shown)});
             },
-            [&](const nlohmann::json& line) {
-                const std::string form = line.value("graph_form", "runtime");
-                if (several_forms) note_form(backend, form, line);
-                add_case(backend_in_form(backend, form), line);
+            [&](const results::CaseLine& line) {
+                if (several_forms) note_form(backend, line);
+                add_case(backend_in_form(backend, line.graph_form), line);
             });
     }
 
@@ -309,15 +304,15 @@ std::optional<nlohmann::json> Collector::disagreement(const std::string& id,
 
 // Sorted by case id, so that the list does not depend on hashing.
 void Collector::list_disagreements() {
-    std::vector<nlohmann::json> all;
+    std::vector<std::pair<std::string, nlohmann::json>> all;  // by case id
     for (const auto& [id, v] : verdicts)
-        if (auto d = disagreement(id, v)) all.push_back(std::move(*d));
-    std::sort(all.begin(), all.end(), [](const nlohmann::json& x, const nlohmann::json& y) {
-        return x["case"].get<std::string>() < y["case"].get<std::string>();
-    });
+        if (auto d = disagreement(id, v)) all.emplace_back(id, std::move(*d));
+    std::sort(all.begin(), all.end(),
+              [](const auto& x, const auto& y) { return x.first < y.first; });
     data.disagreements_total = static_cast<std::int64_t>(all.size());
     if (all.size() > limits.disagreements) all.resize(limits.disagreements);
-    data.disagreements = std::move(all);
+    for (auto& [id, d] : all)
+        data.disagreements.push_back(std::move(d));
 }
 
 // A case whose judged statuses (not UNSUPPORTED or SKIPPED) differ between graph forms of one
@@ -351,6 +346,13 @@ nlohmann::json counts_json(const Counts& counts) {
 }
 
 nlohmann::json backend_json(const BackendReport& b) {
+    nlohmann::json runs = nlohmann::json::array(), failures = nlohmann::json::array();
+    for (const RunOfFile& r : b.runs) {
+        runs.push_back(results::to_json(r.run));
+        runs.back()["file"] = r.file;
+    }
+    for (const results::CaseLine& f : b.failures)
+        failures.push_back(results::to_json(f));
     nlohmann::json cells = nlohmann::json::object();
     for (const auto& [op, by_dtype] : b.cells)
         for (const auto& [dtype, counts] : by_dtype)
@@ -361,14 +363,14 @@ nlohmann::json backend_json(const BackendReport& b) {
     return {{"label", b.label},
             {"name", b.name},
             {"version", b.version},
-            {"claims", b.claims ? *b.claims : nlohmann::json(nullptr)},
-            {"runs", b.runs},
+            {"claims", b.claims ? nlohmann::json(*b.claims) : nlohmann::json(nullptr)},
+            {"runs", runs},
             {"cases", sum(b.totals)},
             {"totals", counts_json(b.totals)},
             {"cells", cells},
             {"categories", categories},
             {"failures_total", b.failures_total},
-            {"failures", b.failures}};
+            {"failures", failures}};
 }
 
 // One backend's counts over an op version's cells.
@@ -404,11 +406,11 @@ std::map<std::string, std::string> labels_of(const std::vector<std::string>& fil
     std::map<std::string, std::string> plain, command;  // by key
     std::map<std::string, std::set<std::string>> keys_of_label;
     for (const std::string& file : files) {
-        const nlohmann::json run = first_run_line(file);
+        const results::RunLine run = first_run_line(file);
         const std::string key = backend_key(run, file);
         keys.push_back(key);
         plain[key] = plain_label(run, file);
-        command[key] = short_command(run.value("backend_command", ""));
+        command[key] = short_command(run.backend_command);
         keys_of_label[plain[key]].insert(key);
     }
     std::map<std::string, std::string> label_of_key;

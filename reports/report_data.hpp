@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "results/case_status.hpp"
+#include "results/results_line.hpp"
 
 namespace reports {
 
@@ -38,18 +39,24 @@ struct CategoryCount {
     std::int64_t elements = 0;
 };
 
+struct RunOfFile {
+    std::string file;
+    results::RunLine run;  // without its backend: the report has the backend's own entry
+};
+
 // All results files whose run line names the same backend (name and version): the shards of
 // one run, or reruns. A file whose run never started is a backend of its own.
 struct BackendReport {
     std::string label;  // "name version", unique in the report
     std::string name, version;
-    std::string graph_form = "runtime";    // a backend's other forms are backends of their own
-    std::optional<nlohmann::json> claims;  // the hello's "ops"; none when the run did not start
-    std::vector<nlohmann::json> runs;      // each file's run line, plus "file"
+    std::string graph_form = "runtime";  // a backend's other forms are backends of their own
+    // The hello's ops; none when the run did not start.
+    std::optional<std::map<std::string, std::vector<std::string>>> claims;
+    std::vector<RunOfFile> runs;
     Counts totals{};
     std::map<std::string, std::map<std::string, Counts>> cells;  // op id -> dtype -> counts
     std::map<std::string, CategoryCount> categories;
-    std::vector<nlohmann::json> failures;  // trimmed case lines of deviations, capped
+    std::vector<results::CaseLine> failures;  // trimmed case lines of deviations, capped
     std::int64_t failures_total = 0;
 };
 

@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "results/results_line.hpp"
+
 namespace results {
 
 class ResultsFile {
@@ -24,19 +26,21 @@ class ResultsFile {
     ResultsFile(const ResultsFile&) = delete;
     ResultsFile& operator=(const ResultsFile&) = delete;
 
-    void append(const nlohmann::json& line);
+    void append(const RunLine& line);
+    void append(const CaseLine& line);
 
   private:
+    void append_json(const nlohmann::json& line);
     std::string path_;
     int fd_ = -1;
 };
 
-// The inner object of the first line, `{"run": {...}}`. Throws core::Error(input) naming the
+// The first line, a run line. Throws core::Error(input) naming the
 // file when it cannot be read, or when its first line is not a complete run line.
-nlohmann::json read_run_line(const std::string& path);
+RunLine read_run_line(const std::string& path);
 
-using RunCallback = std::function<void(const nlohmann::json& run)>;
-using CaseCallback = std::function<void(const nlohmann::json& line)>;
+using RunCallback = std::function<void(const RunLine& run)>;
+using CaseCallback = std::function<void(const CaseLine& line)>;
 
 enum class ReadMode {
     // Reports: every line must be whole, run lines may recur (files of several shards joined).
@@ -46,15 +50,12 @@ enum class ReadMode {
     resume,
 };
 
-// Calls on_run for each `{"run": {...}}` line (with its inner object) and on_case for every
-// other line, in file order; returns the length in bytes of the lines read. Every line is checked
-// before it is passed on: a JSON object; a case line after a run line, with string fields
-// `case`, `op`, `dtype`, `source` and a known `status`; and every field the reports or --resume
-// read of the JSON type results files give it (a `message` that is a string, a category count
-// that is an integer in [0, 2^40], ...). Throws core::Error(input) naming the file and the line
-// for a file that cannot be read, a line that fails these checks, and a callback that throws
-// anything but core::Error. Reads line by line: a run of millions of cases never has to fit in
-// memory.
+// Calls on_run for each run line and on_case for every other line, in file order, as the structs
+// of results_line.hpp; returns the length in bytes of the lines read. A line must be a JSON object,
+// a case line must come after a run line, and every field must have its type
+// (case_line_from_json). Throws core::Error(input) naming the file and the line for a file that
+// cannot be read, a line that fails these checks, and a callback that throws anything but
+// core::Error. Reads line by line: a run of millions of cases never has to fit in memory.
 std::uint64_t read_results(const std::string& path, const RunCallback& on_run,
                            const CaseCallback& on_case, ReadMode mode = ReadMode::report);
 // read_results in resume mode, the case lines only.

@@ -36,21 +36,21 @@ constexpr std::int64_t kReproElementLimit = std::int64_t{1} << 20;
 const std::string kNotClaimed = "the backend does not claim ";
 
 // "FAILED id  floor_vs_trunc:12", the minimal case's first mismatch, the replay line.
-std::string finding_text(const nlohmann::json& line) {
-    std::string text = line["status"].get<std::string>() + " " + line["case"].get<std::string>();
-    const std::string message = line.value("message", "");
+std::string finding_text(const results::CaseLine& line) {
+    std::string text = std::string(results::name(line.verdict.status)) + " " + line.id;
+    const std::string& message = line.verdict.message;
     text += "\n    " + message.substr(0, std::min<std::size_t>(message.find('\n'), 240));
-    const nlohmann::json& shown = line.contains("minimal") ? line["minimal"] : line;
-    if (shown.contains("mismatches")) {
-        const nlohmann::json& m = shown["mismatches"][0];
-        text += "\n    " + std::string(line.contains("minimal") ? "minimal case " : "case ") +
-                shown["shapes"][0].dump() + " x " + shown["shapes"][1].dump() + ": [" +
-                m["index"].dump() + "] " + m["category"].get<std::string>() +
-                " a=" + m["a"].get<std::string>() + " b=" + m["b"].get<std::string>() +
-                " expected " + m["expected"].get<std::string>() + ", actual " +
-                m["actual"].get<std::string>();
+    const auto& shapes = line.minimal ? line.minimal->shapes : line.shapes;
+    const auto& mismatches =
+        line.minimal ? line.minimal->verdict.mismatches : line.verdict.mismatches;
+    if (!mismatches.empty() && shapes.size() == 2) {
+        const comparison::Mismatch& m = mismatches[0];
+        text += "\n    " + std::string(line.minimal ? "minimal case " : "case ") +
+                nlohmann::json(shapes[0]).dump() + " x " + nlohmann::json(shapes[1]).dump() +
+                ": [" + std::to_string(m.index) + "] " + m.category + " a=" + m.a + " b=" + m.b +
+                " expected " + m.expected + ", actual " + m.actual;
     }
-    return text + "\n    " + line.value("replay", "");
+    return text + "\n    " + line.replay;
 }
 
 void print_findings(const CaseRunner& r) {
@@ -145,22 +145,24 @@ void CaseRunner::record(const case_sources::PlannedCase& c, const case_sources::
         minimal = shrink(c, result);
         files = save(c, *data, result, minimal);
     }
-    nlohmann::json line = case_line({&c, data, &result, minimal ? &*minimal : nullptr, files});
+    results::CaseLine line = case_line({&c, data, &result, minimal ? &*minimal : nullptr, files});
     if (results::is_deviation(result.status))
-        line["replay"] = replay_line(options, minimal ? minimal->id : c.id);
+        line.replay = replay_line(options, minimal ? minimal->id : c.id);
     results->append(line);
     if (data && !data->note.empty()) notes.push_back(c.id + ": " + data->note);
     summary.add(c.op ? c.op->id() : "", result.status);
-    judge(c.id, result.status, line);
+    judge(line);
 }
 
-void CaseRunner::judge(const std::string& id, results::Status status, const nlohmann::json& line) {
+void CaseRunner::judge(const results::CaseLine& line) {
+    const std::string& id = line.id;
+    const results::Status status = line.verdict.status;
     // REFUSED_UNDEFINED passes too: the defined elements all matched.
     const bool passes =
         status == results::Status::passed || status == results::Status::refused_undefined;
     if (passes && results::is_named(expectations, id)) now_passing.push_back(id);
-    if (status == results::Status::deviates_as_declared && line.contains("declared"))
-        for (const auto& [name, count] : line["declared"].items())
+    if (status == results::Status::deviates_as_declared)
+        for (const auto& [name, count] : line.verdict.declared)
             ++declared_cases[name];
     if (!results::is_deviation(status)) return;
     deviations.push_back({id, status});
@@ -169,20 +171,16 @@ void CaseRunner::judge(const std::string& id, results::Status status, const nloh
 }
 
 // A case line of the run being resumed: counted and judged as if the case had just run.
-void CaseRunner::recall(const nlohmann::json& line) {
-    const std::string id = line["case"].get<std::string>();
-    const results::Status status = *results::parse_status(line["status"].get<std::string>());
-    summary.add_previous(line["op"].get<std::string>(), status);
-    if (line.contains("note")) notes.push_back(id + ": " + line["note"].get<std::string>());
-    judge(id, status, line);
+void CaseRunner::recall(const results::CaseLine& line) {
+    summary.add_previous(line.op, line.verdict.status);
+    if (!line.note.empty()) notes.push_back(line.id + ": " + line.note);
+    judge(line);
     // as run_claimed() says: a block that was built (it has shapes) and claimed
-    const bool checked = !line.value("shapes", nlohmann::json()).empty() &&
-                         !line.value("message", "").starts_with(kNotClaimed);
-    const auto key = line["source"] == "exhaustive16"
-                         ? case_sources::parse_exhaustive16_case_id(core::runtime_id(id))
+    const bool checked = !line.shapes.empty() && !line.verdict.message.starts_with(kNotClaimed);
+    const auto key = line.source == "exhaustive16"
+                         ? case_sources::parse_exhaustive16_case_id(core::runtime_id(line.id))
                          : std::nullopt;
-    if (checked && key)
-        summary.add_sweep(key->function.id, key->block.pairs(), line.value("seconds", 0.0));
+    if (checked && key) summary.add_sweep(key->function.id, key->block.pairs(), line.seconds);
 }
 
 // Runs the case; for an exhaustive16 block, counts its pairs and wall time.

@@ -42,7 +42,7 @@ struct CaseRunner {
     // Runs the case; for an exhaustive16 block, counts its pairs and wall time.
     void run(const case_sources::PlannedCase& c);
     // A case line of the run being resumed: counted and judged as if the case had just run.
-    void recall(const nlohmann::json& line);
+    void recall(const results::CaseLine& line);
 
   private:
     CaseResult evaluate(const core::OpVersion& op, const case_sources::CaseData& data);
@@ -53,7 +53,7 @@ struct CaseRunner {
                                   const std::optional<ShrinkOutcome>& minimal);
     void record(const case_sources::PlannedCase& c, const case_sources::CaseData* data,
                 CaseResult result);
-    void judge(const std::string& id, results::Status status, const nlohmann::json& line);
+    void judge(const results::CaseLine& line);
     bool run_claimed(const case_sources::PlannedCase& c);
 };
 

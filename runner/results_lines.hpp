@@ -1,15 +1,12 @@
-// The lines a run writes to results.jsonl (backends/PROTOCOL.md section 12): a case's line, and
-// the run line's `options`, which `run --resume` reads back.
+// A case's line of results.jsonl (results/results_line.hpp), filled from what the run has of it.
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "case_sources/run_case.hpp"
+#include "results/results_line.hpp"
 #include "runner/case_evaluation.hpp"
-#include "runner/run_options.hpp"
 #include "runner/shrinking.hpp"
 
 namespace runner {
@@ -23,15 +20,10 @@ struct CaseRecord {
     std::vector<std::string> files;          // repro files written for it
 };
 
-// The case's line. A shrunk case adds `shrunk` (the minimal case's id) and `minimal`: its
-// shapes, attributes, status, categories, mismatches and message.
-nlohmann::json case_line(const CaseRecord& r);
+// The case's line; a shrunk case has its minimal case.
+results::CaseLine case_line(const CaseRecord& r);
 
-// The run line's `options`: every option that decides which cases run and how they are judged,
-// so that `run --resume` plans and judges the same cases. Not recorded: `out` (the directory
-// resumed), `list_cases`, `command_line`, `resume`, `timeout_given`.
-nlohmann::json options_json(const RunOptions& o);
-// Throws core::Error(input) for a missing or mistyped field.
-RunOptions options_from_json(const nlohmann::json& j);
+// What the results record of a case's result.
+results::Verdict verdict_of(const CaseResult& result);
 
 }  // namespace runner

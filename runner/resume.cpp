@@ -25,8 +25,8 @@ std::string directory_of(const std::string& dir) {
 
 // Moves to the directory the run started in, so that relative paths in its options (the backend
 // command, --onnx-dir, --expected) mean what they meant.
-void enter_run_directory(const nlohmann::json& run) {
-    const std::string then = run.value("directory", "");
+void enter_run_directory(const results::RunLine& run) {
+    const std::string& then = run.directory;
     std::error_code error;
     if (then.empty() || !std::filesystem::is_directory(then, error)) {
         std::cerr << "eltwise-validate: warning: the run's working directory '" << then
@@ -40,26 +40,21 @@ void enter_run_directory(const nlohmann::json& run) {
 
 // The options of the run whose run line this is; --timeout and --shrink-budget may be given
 // again, for the remaining cases.
-RunOptions resumed_options(const nlohmann::json& run, const RunOptions& given,
+RunOptions resumed_options(const results::RunLine& run, const RunOptions& given,
                            const std::string& dir) {
     const auto fail = [&](const std::string& why) {
         return core::Error(core::ErrorKind::input, dir + "/results.jsonl: " + why);
     };
     const std::string version = "eltwise-validate " ELTWISE_VERSION;
-    if (!run.contains("validator") || run["validator"] != version)
-        throw fail("written by " + run.value("validator", nlohmann::json()).dump() + ", not " +
-                   version + ", which may plan other cases: start a new run");
-    if (run.contains("error"))
-        throw fail("the run never started (" + run["error"].dump() +
-                   "): start it again without --resume");
-    if (!run.contains("options") || !run.contains("backend"))
-        throw fail("the run line records no options: not resumable");
+    if (run.validator != version)
+        throw fail("written by \"" + run.validator + "\", not " + version +
+                   ", which may plan other cases: start a new run");
+    if (!run.error.empty())
+        throw fail("the run never started (\"" + run.error +
+                   "\"): start it again without --resume");
+    if (!run.options || !run.backend) throw fail("the run line records no options: not resumable");
     RunOptions o;
-    try {
-        o = options_from_json(run["options"]);
-    } catch (const core::Error& e) {
-        throw fail(e.what());
-    }
+    static_cast<results::RecordedOptions&>(o) = *run.options;
     o.out = dir;
     o.command_line = given.command_line;
     if (given.timeout_given) o.timeout_seconds = given.timeout_seconds;
@@ -67,9 +62,9 @@ RunOptions resumed_options(const nlohmann::json& run, const RunOptions& given,
     return o;
 }
 
-backends::Hello recorded_hello(const nlohmann::json& run, const std::string& dir) {
+backends::Hello recorded_hello(const results::RunLine& run, const std::string& dir) {
     try {
-        return backends::parse_hello(run["backend"].dump());
+        return backends::parse_hello(run.backend->hello.dump());
     } catch (const std::exception& e) {
         throw core::Error(
             core::ErrorKind::input,
@@ -105,7 +100,8 @@ std::unique_ptr<backends::Backend> reopen_backend(const RunOptions& o,
     std::unique_ptr<backends::Backend> backend = open_backend(o.backend, o.backend_cmd, o.platform);
     const nlohmann::json now = nlohmann::json::parse(backends::to_line(backend->hello()));
     const auto named = [](const nlohmann::json& hello) {
-        return hello.value("name", "") + " " + hello.value("version", "");
+        const results::BackendRecord b = results::backend_record(hello);
+        return b.name + " " + b.version;
     };
     if (now != recorded)
         throw core::Error(core::ErrorKind::input,
@@ -139,7 +135,7 @@ int resume_run(const RunOptions& given) {
     const std::string path = dir + "/results.jsonl";
     if (!std::filesystem::is_regular_file(path))
         throw core::Error(core::ErrorKind::input, dir + " has no results.jsonl: nothing to resume");
-    const nlohmann::json run = results::read_run_line(path);
+    const results::RunLine run = results::read_run_line(path);
     const RunOptions o = resumed_options(run, given, dir);
     const backends::Hello hello = recorded_hello(run, dir);
     enter_run_directory(run);
@@ -150,8 +146,8 @@ int resume_run(const RunOptions& given) {
     CaseRunner runner = make_case_runner(o, planned.size());
     bind_profile(runner);
     std::unordered_map<std::string, std::int64_t> done;
-    const std::uint64_t length = results::read_case_lines(path, [&](const nlohmann::json& line) {
-        ++done[line["case"].get<std::string>()];
+    const std::uint64_t length = results::read_case_lines(path, [&](const results::CaseLine& line) {
+        ++done[line.id];
         runner.recall(line);
     });
     const std::vector<const case_sources::PlannedCase*> todo =
@@ -159,7 +155,7 @@ int resume_run(const RunOptions& given) {
     std::cout << "resuming " << dir << ": " << planned.size() - todo.size() << " of "
               << planned.size() << " cases done, " << todo.size() << " to run\n";
     std::unique_ptr<backends::Backend> backend;
-    if (!todo.empty()) backend = reopen_backend(o, run["backend"]);
+    if (!todo.empty()) backend = reopen_backend(o, run.backend->hello);
     continue_results(runner, todo, length, backend.get());
     if (todo.empty()) std::cout << "the run was complete: nothing to run; reports rewritten\n";
     const int status = finish(runner);

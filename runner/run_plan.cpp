@@ -139,36 +139,30 @@ std::string replay_line(const RunOptions& o, const std::string& id) {
     return line + " --case " + backends::shell_quoted(id);
 }
 
-nlohmann::json run_line(const RunOptions& o, const platform::Platform& p,
-                        const backends::Hello* hello, const std::string& error) {
-    nlohmann::json run = {
-        {"validator", "eltwise-validate " ELTWISE_VERSION},
-        {"command_line", o.command_line},
-        {"seed", o.seed},
-        {"count", o.count},
-        {"started", now_text()},
-        {"policy",
-         {{"nan", o.nan},
-          {"ulp", o.ulp},
-          {"allow_ftz", o.allow_ftz},
-          {"undefined_refusal", o.undefined_refusal}}},
-        {"backend_command", o.backend_cmd.empty() ? "--backend " + o.backend : o.backend_cmd}};
-    if (!o.label.empty()) run["label"] = o.label;
-    // what `run --resume` needs to plan and judge the same cases
-    run["options"] = options_json(o);
-    run["directory"] = std::filesystem::current_path().string();
-    if (!o.shard.empty()) run["shard"] = parse_shard(o.shard).text();
-    if (hello) run["backend"] = nlohmann::json::parse(backends::to_line(*hello));
-    run["platform"] = {{"os", p.os},
-                       {"arch", p.arch},
-                       {"cpu_vendor", p.vendor},
-                       {"cpu_model", p.model},
-                       {"cpu_features", p.features}};
-    if (!p.isa_cap.empty()) run["platform"]["isa_cap"] = p.isa_cap;
-    if (p.name != "host" && !p.name.empty()) run["platform"]["name"] = p.name;
-    if (!p.emulator.empty()) run["platform"]["emulator"] = p.emulator;
-    if (!error.empty()) run["error"] = error;
-    return {{"run", run}};
+results::RunLine run_line(const RunOptions& o, const platform::Platform& p,
+                          const backends::Hello* hello, const std::string& error) {
+    results::RunLine run;
+    run.validator = "eltwise-validate " ELTWISE_VERSION;
+    run.command_line = o.command_line;
+    run.seed = o.seed;
+    run.count = o.count;
+    run.started = now_text();
+    run.nan = o.nan;
+    run.ulp = o.ulp;
+    run.allow_ftz = o.allow_ftz;
+    run.undefined_refusal = o.undefined_refusal;
+    run.backend_command = o.backend_cmd.empty() ? "--backend " + o.backend : o.backend_cmd;
+    run.label = o.label;
+    run.options = o;  // what `run --resume` needs to plan and judge the same cases
+    run.directory = std::filesystem::current_path().string();
+    if (!o.shard.empty()) run.shard = parse_shard(o.shard).text();
+    if (hello)
+        run.backend = results::backend_record(nlohmann::json::parse(backends::to_line(*hello)));
+    run.platform = results::PlatformRecord{
+        p.os,      p.arch, p.vendor, p.model, p.features, p.isa_cap, p.name == "host" ? "" : p.name,
+        p.emulator};
+    run.error = error;
+    return run;
 }
 
 }  // namespace runner

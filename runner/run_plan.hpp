@@ -37,7 +37,7 @@ std::string replay_line(const RunOptions& o, const std::string& id);
 
 // The first line of results.jsonl; `hello` is null and `error` says why when the backend never
 // started.
-nlohmann::json run_line(const RunOptions& o, const platform::Platform& platform,
-                        const backends::Hello* hello, const std::string& error);
+results::RunLine run_line(const RunOptions& o, const platform::Platform& platform,
+                          const backends::Hello* hello, const std::string& error);
 
 }  // namespace runner

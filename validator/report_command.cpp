@@ -16,8 +16,8 @@ namespace {
 std::string shard_problems(const reports::BackendReport& b) {
     std::map<std::string, int> seen;
     std::set<int> counts;
-    for (const nlohmann::json& run : b.runs) {
-        const runner::Shard s = runner::parse_shard(run.value("shard", "1/1"));
+    for (const reports::RunOfFile& r : b.runs) {
+        const runner::Shard s = runner::parse_shard(r.run.shard.empty() ? "1/1" : r.run.shard);
         ++seen[s.text()];
         counts.insert(s.count);
     }
@@ -43,9 +43,8 @@ void print_backend(const reports::BackendReport& b) {
             std::cout << ", " << name(s) << " " << b.totals[static_cast<std::size_t>(s)];
     std::cout << " (" << b.runs.size()
               << (b.runs.size() == 1 ? " results file)\n" : " results files)\n");
-    for (const nlohmann::json& run : b.runs)
-        if (run.contains("error"))
-            std::cout << "  the run did not start: " << run["error"].get<std::string>() << "\n";
+    for (const reports::RunOfFile& r : b.runs)
+        if (!r.run.error.empty()) std::cout << "  the run did not start: " << r.run.error << "\n";
     const std::string shards = shard_problems(b);
     if (!shards.empty()) std::cout << "  warning: " << shards << "\n";
 }

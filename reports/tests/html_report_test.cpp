@@ -35,7 +35,7 @@ TEST(Html, EmbedsTheSummaryWithNothingThatEndsTheScript) {
     EXPECT_EQ(data["format"], "eltwise-report-summary/1");
     const nlohmann::json& failure = data["backends"][0]["failures"][0];
     EXPECT_EQ(failure["message"], "</script><script>alert(1)</script><!--");
-    EXPECT_EQ(failure["links"][0], "cases/c/a.npy");
+    EXPECT_EQ(failure["files"][0], "cases/c/a.npy");  // relative to the page
     EXPECT_EQ(html.find("alert(1)</script>"), std::string::npos);
 }
 

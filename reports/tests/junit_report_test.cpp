@@ -94,7 +94,9 @@ TEST(Junit, PropertiesNameTheBackendSeedPolicyAndCommand) {
     EXPECT_EQ(props["backend_version"], "ftz");
     EXPECT_EQ(props["seed"], "7");
     EXPECT_EQ(props["command_line"], "eltwise-validate run --backend planted");
-    EXPECT_EQ(props["policy"], R"({"allow_ftz":false,"nan":"any","ulp":0})");
+    // every policy setting, the defaults where an older run line lacks one
+    EXPECT_EQ(props["policy"],
+              R"({"allow_ftz":false,"nan":"any","ulp":0,"undefined_refusal":"rerun"})");
     EXPECT_EQ(props["cases"], "1");
 }
 

@@ -40,7 +40,7 @@ TEST(ReportData, CountsPerCellAndStatus) {
     EXPECT_EQ(b.categories.at("integer_saturation").elements, 3);
     EXPECT_EQ(b.failures_total, 2);  // FAILED and CRASHED; UNSUPPORTED is no finding
     ASSERT_EQ(b.failures.size(), 2u);
-    EXPECT_EQ(b.failures[0]["case"], "r:2");
+    EXPECT_EQ(b.failures[0].id, "r:2");
     EXPECT_TRUE(data.disagreements.empty());
 }
 
@@ -125,9 +125,9 @@ TEST(ReportData, FailureListsAreCappedPerCellAndTrimmed) {
         collect_report({write_results(dir, "r.jsonl", lines)}, limits).backends[0];
     EXPECT_EQ(b.failures_total, 31);
     ASSERT_EQ(b.failures.size(), 5u);  // 4 of the i32 cell, and the i64 cell still shows its one
-    EXPECT_EQ(b.failures[4]["case"], "g:0");
-    EXPECT_EQ(b.failures[0]["mismatches"].size(), 3u);
-    EXPECT_EQ(b.failures[0]["message"], std::string(10, 'm') + " ...");
+    EXPECT_EQ(b.failures[4].id, "g:0");
+    EXPECT_EQ(b.failures[0].verdict.mismatches.size(), 3u);
+    EXPECT_EQ(b.failures[0].verdict.message, std::string(10, 'm') + " ...");
 }
 
 TEST(ReportData, FailuresListedStayWithinTheLimitWhenGraphFormsAddBackends) {
@@ -151,9 +151,9 @@ TEST(ReportData, FailuresListedStayWithinTheLimitWhenGraphFormsAddBackends) {
         EXPECT_EQ(b.failures_total, 40);
         ASSERT_EQ(b.failures.size(), 6u) << b.label;
         // the first failures of both cells, alternately kept: i32 0-2 and i64 0-2
-        EXPECT_EQ(b.failures[0]["dtype"], "i32");
-        EXPECT_EQ(b.failures[3]["dtype"], "i64");
-        const std::string last = b.failures[5]["case"];
+        EXPECT_EQ(b.failures[0].dtype, "i32");
+        EXPECT_EQ(b.failures[3].dtype, "i64");
+        const std::string last = b.failures[5].id;
         EXPECT_TRUE(last.ends_with("f:i642")) << last;
     }
 }
@@ -165,7 +165,7 @@ TEST(ReportData, ARunThatNeverStartedIsItsOwnBackend) {
     const ReportData data = collect_report({file});
     ASSERT_EQ(data.backends.size(), 1u);
     EXPECT_FALSE(data.backends[0].claims.has_value());
-    EXPECT_EQ(data.backends[0].runs[0]["error"], "PROTOCOL_ERROR: exited before its hello");
+    EXPECT_EQ(data.backends[0].runs[0].run.error, "PROTOCOL_ERROR: exited before its hello");
 }
 
 TEST(ReportData, MalformedFilesAreNamedWithTheirLine) {
