@@ -9,8 +9,8 @@
 #include "case_sources/case_sources.hpp"
 #include "comparison/output_comparison.hpp"
 #include "core/error.hpp"
+#include "io/onnx_node_test_dir.hpp"
 #include "reference/run.hpp"
-#include "spec_cases/onnx_node_test.hpp"
 
 #ifndef ELTWISE_ONNX_TESTDATA_DIR
 #define ELTWISE_ONNX_TESTDATA_DIR "/usr/share/libonnx-testdata/data/node"
@@ -59,8 +59,7 @@ std::vector<fs::path> node_test_dirs(const std::vector<std::string>& extra) {
 }
 
 // The case's note when the shipped output differs from the reference's.
-std::string test_data_finding(const spec_cases::OnnxNodeTest& test,
-                              const spec_cases::OnnxDataSet& set) {
+std::string test_data_finding(const io::OnnxNodeTest& test, const io::OnnxDataSet& set) {
     if (!set.expected) return "";
     const core::OpOutput ours = reference::run(*test.op, test.attributes, set.a, set.b);
     const core::PreparedCall call = core::prepare_call(*test.op, test.attributes, set.a, set.b);
@@ -71,8 +70,8 @@ std::string test_data_finding(const spec_cases::OnnxNodeTest& test,
 }
 
 CaseData data_of(const std::string& dir, const std::string& set_name) {
-    const spec_cases::OnnxNodeTest test = spec_cases::read_onnx_node_test(dir);
-    for (const spec_cases::OnnxDataSet& set : test.data_sets) {
+    const io::OnnxNodeTest test = io::read_onnx_node_test(dir);
+    for (const io::OnnxDataSet& set : test.data_sets) {
         if (set.name != set_name) continue;
         CaseData d{test.attributes, set.a, set.b, true, std::nullopt, ""};
         try {
@@ -92,9 +91,9 @@ std::vector<PlannedCase> plan_onnx_cases(const std::vector<std::string>& extra_d
     std::vector<PlannedCase> out;
     for (const fs::path& dir : node_test_dirs(extra_dirs)) {
         const std::string name = dir.filename().string();
-        spec_cases::OnnxNodeTest test;
+        io::OnnxNodeTest test;
         try {
-            test = spec_cases::read_onnx_node_test(dir.string());
+            test = io::read_onnx_node_test(dir.string());
         } catch (const std::exception& e) {
             const std::string reason = e.what();
             out.push_back(
@@ -102,7 +101,7 @@ std::vector<PlannedCase> plan_onnx_cases(const std::vector<std::string>& extra_d
                  [reason]() -> CaseData { throw core::Error(core::ErrorKind::input, reason); }});
             continue;
         }
-        for (const spec_cases::OnnxDataSet& set : test.data_sets) {
+        for (const io::OnnxDataSet& set : test.data_sets) {
             const std::string path = dir.string(), set_name = set.name;
             out.push_back({"onnx:" + name + ":" + set.name, "onnx", test.op, set.a.type, true,
                            [path, set_name] { return data_of(path, set_name); }});

@@ -446,6 +446,19 @@ Comparison header_mismatch(const char* category, std::string expected, std::stri
 
 }  // namespace
 
+bool same_element(core::ElementType t, std::uint64_t x, std::uint64_t y, NanPolicy nan) {
+    return core::dispatch(t, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        if constexpr (std::is_integral_v<T>) {
+            return x == y;
+        } else {
+            using F = FloatBits<T>;
+            return same_float<F>(static_cast<typename F::Bits>(x), static_cast<typename F::Bits>(y),
+                                 nan);
+        }
+    });
+}
+
 Comparison compare_output(const core::PreparedCall& call, const core::Tensor& a,
                           const core::Tensor& b, const core::OpOutput& expected,
                           const core::TensorView& actual, const ComparisonPolicy& policy,

@@ -28,6 +28,13 @@ struct DeclaredOutput {
     core::Tensor output;
 };
 
+// The one element comparison, of two elements of type `t` as bit patterns
+// (core::element_bits): the same bits, or both NaN under NanPolicy::any. compare_output
+// judges each element with it (before the categories); the spec checks and the property tests
+// call it.
+bool same_element(core::ElementType t, std::uint64_t x, std::uint64_t y,
+                  NanPolicy nan = NanPolicy::any);
+
 struct ComparisonPolicy {
     NanPolicy nan = NanPolicy::any;
     // Floats: accept actual within `ulp` ordinals of expected. Never accepts NaN against a number,

@@ -2,7 +2,7 @@
 // model.onnx of a node-test directory whose data set is well-formed.
 #include "core/error.hpp"
 #include "fuzz/fuzz_input.hpp"
-#include "spec_cases/onnx_node_test.hpp"
+#include "io/onnx_node_test_dir.hpp"
 
 namespace {
 
@@ -11,7 +11,7 @@ const std::string& node_test_dir() {
     static const std::string dir = [] {
         const std::string path = fuzz::scratch_dir() + "/node_test";
         core::Tensor t = core::Tensor::zeros(core::ElementType::f32, {2});
-        spec_cases::write_onnx_node_test(path, *core::find_op_version("onnx.Mul-14"), {}, t, t, t);
+        io::write_onnx_node_test(path, *core::find_op_version("onnx.Mul-14"), {}, t, t, t);
         return path;
     }();
     return dir;
@@ -23,11 +23,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const fuzz::Selected in = fuzz::split_selector(data, size);
     try {
         if (in.selector % 2 == 0) {
-            spec_cases::read_tensor_proto(fuzz::write_input_file("tensor.pb", in.rest));
+            io::read_tensor_proto(fuzz::write_input_file("tensor.pb", in.rest));
         } else {
             const std::string& dir = node_test_dir();
             fuzz::write_input_file("node_test/model.onnx", in.rest);
-            spec_cases::read_onnx_node_test(dir);
+            io::read_onnx_node_test(dir);
         }
     } catch (const core::Error&) {
     }

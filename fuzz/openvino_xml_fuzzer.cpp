@@ -3,12 +3,13 @@
 // computation per element type, and a large one would spend the fuzzer's time in arithmetic
 // the spec tests already cover rather than in the parser.
 #include "core/error.hpp"
-#include "spec_cases/openvino_layer.hpp"
+#include "io/openvino_layer_xml.hpp"
+#include "spec_cases/openvino_layer_checks.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string_view xml(reinterpret_cast<const char*>(data), size);
     try {
-        const spec_cases::OpenVinoLayer layer = spec_cases::parse_openvino_layer(xml, "fuzz input");
+        const io::OpenVinoLayer layer = io::parse_openvino_layer(xml, "fuzz input");
         if (core::element_count(layer.ports[2]) <= 256) spec_cases::layer_checks(layer);
     } catch (const core::Error&) {
     }

@@ -1,4 +1,4 @@
-#include "spec_cases/onnx_node_test.hpp"
+#include "io/onnx_node_test_dir.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -6,14 +6,16 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <span>
 #include <sstream>
 #include <type_traits>
 
 #include <onnx/onnx_pb.h>
 
 #include "core/error.hpp"
+#include "io/atomic_file.hpp"
 
-namespace spec_cases {
+namespace io {
 namespace {
 
 namespace fs = std::filesystem;
@@ -273,10 +275,9 @@ onnx::ModelProto make_model(const core::OpVersion& op, const core::AttributeMap&
 void write_message(const google::protobuf::MessageLite& message, const fs::path& path) {
     std::string bytes;
     if (!message.SerializeToString(&bytes)) fail(path, "cannot serialize");
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    out.close();
-    if (!out) fail(path, "cannot write");
+    const std::span<const std::byte> piece(reinterpret_cast<const std::byte*>(bytes.data()),
+                                           bytes.size());
+    write_file_atomically(path.string(), std::span(&piece, 1));
 }
 
 }  // namespace
@@ -328,4 +329,4 @@ void write_onnx_node_test(const std::string& dir, const core::OpVersion& op,
     write_message(tensor_proto("C", expected), data / "output_0.pb");
 }
 
-}  // namespace spec_cases
+}  // namespace io

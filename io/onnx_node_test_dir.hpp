@@ -1,7 +1,8 @@
 // ONNX node-test directories, the layout of ONNX's backend tests: model.onnx (a one-node
 // ModelProto) plus test_data_set_K/input_0.pb, input_1.pb, output_0.pb (TensorProtos).
 // Reading them runs ONNX's own Mul/Div tests; writing one turns a failing case into a repro
-// that ONNX tooling (onnx_test_runner, onnx.backend.test) runs as it is.
+// that ONNX tooling (onnx_test_runner, onnx.backend.test) runs as it is. Files are written
+// atomically (io/atomic_file.hpp).
 #pragma once
 
 #include <optional>
@@ -11,7 +12,7 @@
 #include "core/op_config.hpp"
 #include "core/tensor.hpp"
 
-namespace spec_cases {
+namespace io {
 
 struct OnnxDataSet {
     std::string name;  // "test_data_set_0"
@@ -50,4 +51,4 @@ void write_onnx_node_test(const std::string& dir, const core::OpVersion& op,
                           const core::AttributeMap& attributes, const core::Tensor& a,
                           const core::Tensor& b, const core::Tensor& expected);
 
-}  // namespace spec_cases
+}  // namespace io

@@ -9,7 +9,7 @@
 
 #include "generators/value_generators.hpp"
 #include "oracle/run.hpp"
-#include "property_tests/output_comparison.hpp"
+#include "property_tests/output_difference.hpp"
 #include "reference/run.hpp"
 
 namespace property_tests {

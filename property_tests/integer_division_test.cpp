@@ -8,7 +8,7 @@
 #include <boost/multiprecision/cpp_int.hpp>
 
 #include "generators/value_generators.hpp"
-#include "property_tests/output_comparison.hpp"
+#include "property_tests/output_difference.hpp"
 #include "property_tests/property_check.hpp"
 #include "property_tests/reference_and_oracle.hpp"
 

@@ -7,7 +7,7 @@
 #include <utility>
 
 #include "oracle/run.hpp"
-#include "property_tests/output_comparison.hpp"
+#include "property_tests/output_difference.hpp"
 #include "property_tests/property_check.hpp"
 #include "reference/run.hpp"
 

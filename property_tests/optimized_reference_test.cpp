@@ -4,7 +4,7 @@
 #include <rapidcheck.h>
 
 #include "optimized/run.hpp"
-#include "property_tests/output_comparison.hpp"
+#include "property_tests/output_difference.hpp"
 #include "property_tests/property_check.hpp"
 #include "reference/run.hpp"
 

@@ -6,7 +6,7 @@
 
 #include "generators/property_case.hpp"
 #include "oracle/run.hpp"
-#include "property_tests/output_comparison.hpp"
+#include "property_tests/output_difference.hpp"
 #include "reference/run.hpp"
 
 namespace property_tests {

@@ -6,10 +6,10 @@
 #include "backends/backend.hpp"
 
 #include "io/json_output.hpp"
+#include "io/onnx_node_test_dir.hpp"
 #include "runner/case_evaluation.hpp"
 #include "runner/repro_files.hpp"
 #include "runner/run_plan.hpp"
-#include "spec_cases/onnx_node_test.hpp"
 
 namespace runner {
 namespace {
@@ -44,8 +44,8 @@ ExportCounts export_onnx_node_tests(const RunOptions& o, const std::string& dir)
                 continue;
             }
             const std::filesystem::path test = root / test_name(c.id);
-            spec_cases::write_onnx_node_test(test.string(), *c.op, data.attributes, data.a, data.b,
-                                             expected.value);
+            io::write_onnx_node_test(test.string(), *c.op, data.attributes, data.a, data.b,
+                                     expected.value);
             const nlohmann::json tolerances = {{"rtol", 0}, {"atol", 0}, {"eltwise_case", c.id}};
             io::write_text_file((test / "data.json").string(), tolerances.dump() + "\n");
             ++counts.written;

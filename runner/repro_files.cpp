@@ -4,7 +4,7 @@
 #include <functional>
 
 #include "io/npy_file.hpp"
-#include "spec_cases/onnx_node_test.hpp"
+#include "io/onnx_node_test_dir.hpp"
 
 namespace runner {
 
@@ -35,8 +35,8 @@ std::vector<std::string> save_repro(const std::string& dir, const core::OpVersio
         save("actual.npy", result.actual);
     if (data.valid && op.domain == "onnx") {
         files.push_back(dir + "/onnx");
-        spec_cases::write_onnx_node_test(files.back(), op, data.attributes, data.a, data.b,
-                                         result.expected.value);
+        io::write_onnx_node_test(files.back(), op, data.attributes, data.a, data.b,
+                                 result.expected.value);
     }
     return files;
 }

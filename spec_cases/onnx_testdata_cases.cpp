@@ -5,8 +5,8 @@
 #include <filesystem>
 
 #include "core/error.hpp"
+#include "io/onnx_node_test_dir.hpp"
 #include "spec_cases/case_builders.hpp"
-#include "spec_cases/onnx_node_test.hpp"
 
 #ifndef ELTWISE_ONNX_TESTDATA_DIR
 #define ELTWISE_ONNX_TESTDATA_DIR "/usr/share/libonnx-testdata/data/node"
@@ -26,7 +26,8 @@ std::string testdata_dir() {
 }
 
 // ONNX's Mul/Div tests carry no attributes; the legacy versions broadcast only when asked.
-Check make_check(const core::OpVersion& op, const OnnxDataSet& data, const std::string& suffix) {
+Check make_check(const core::OpVersion& op, const io::OnnxDataSet& data,
+                 const std::string& suffix) {
     core::AttributeMap attributes;
     if (op.broadcast == core::BroadcastFamily::onnx_legacy && data.a.shape != data.b.shape)
         attributes["broadcast"] = "1";
@@ -46,11 +47,11 @@ std::vector<Check> testdata_checks(const std::string& test) {
     if (!std::filesystem::is_directory(dir))
         throw core::Error(core::ErrorKind::input,
                           "cannot open " + dir + " (is Debian's libonnx-testdata installed?)");
-    const OnnxNodeTest node_test = read_onnx_node_test(dir);
+    const io::OnnxNodeTest node_test = io::read_onnx_node_test(dir);
     if (node_test.data_sets.empty())
         throw core::Error(core::ErrorKind::input, dir + ": no test_data_set_* directory");
     std::vector<Check> checks;
-    for (const OnnxDataSet& data : node_test.data_sets) {
+    for (const io::OnnxDataSet& data : node_test.data_sets) {
         if (!data.expected)
             throw core::Error(core::ErrorKind::input, dir + "/" + data.name + ": no output_0.pb");
         // Labels name the data set only when there is more than one (Debian ships one each).

@@ -1,18 +1,13 @@
-#include "spec_cases/case_runner.hpp"
+#include "spec_cases/spec_check.hpp"
 
 #include <algorithm>
 #include <cmath>
 
+#include "comparison/output_comparison.hpp"
 #include "core/element_text.hpp"
 
 namespace spec_cases {
 namespace {
-
-bool same_element(const core::Tensor& x, const core::Tensor& y, std::int64_t i) {
-    if (core::is_floating(x.type) && std::isnan(core::element_as_double(x, i)))
-        return std::isnan(core::element_as_double(y, i));
-    return core::element_bits(x, i) == core::element_bits(y, i);
-}
 
 std::string join(const std::vector<std::int64_t>& v) {
     std::string s = "[";
@@ -38,7 +33,8 @@ std::vector<std::string> compare_outputs(const core::OpOutput& expected,
     std::size_t mismatches = 0;
     for (std::int64_t i = 0; i < x.size(); ++i) {
         if (std::binary_search(expected.undefined.begin(), expected.undefined.end(), i)) continue;
-        if (same_element(x, y, i)) continue;
+        if (comparison::same_element(x.type, core::element_bits(x, i), core::element_bits(y, i)))
+            continue;
         if (++mismatches <= limit)
             lines.push_back("element " + std::to_string(i) + ": got " + core::format_element(y, i) +
                             ", expected " + core::format_element(x, i));

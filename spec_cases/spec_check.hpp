@@ -1,4 +1,5 @@
-// Running spec cases against an implementation and comparing what it returns.
+// Checking an implementation against the spec cases: each check run, its output compared with
+// the expected one element by element (comparison::same_element).
 #pragma once
 
 #include <functional>

@@ -3,7 +3,7 @@
 #include <set>
 
 #include "reference/run.hpp"
-#include "spec_cases/case_runner.hpp"
+#include "spec_cases/spec_check.hpp"
 #include "validator/commands.hpp"
 
 namespace validator {

@@ -13,9 +13,9 @@ import sys
 # Lower numbers are lower layers. Folders on one layer do not include each other.
 LAYERS = {
     "core": 0,
-    "reference": 1, "optimized": 1, "oracle": 1, "spec_cases": 1, "platform": 1,
+    "reference": 1, "optimized": 1, "oracle": 1, "platform": 1,
     "generators": 2, "comparison": 2, "io": 2, "behaviours": 2,
-    "results": 3,
+    "results": 3, "spec_cases": 3,
     "backends": 4, "case_sources": 4, "profiles": 4,
     "reports": 5,
     "runner": 6,

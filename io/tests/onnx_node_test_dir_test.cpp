@@ -1,6 +1,6 @@
 // Reading ONNX's shipped node tests, writing repro directories, and reading them back.
 // Expected values come from hand-decoding the Debian files (xxd) and from the ONNX spec.
-#include "spec_cases/onnx_node_test.hpp"
+#include "io/onnx_node_test_dir.hpp"
 
 #include <gtest/gtest.h>
 #include <onnx/checker.h>
@@ -20,7 +20,7 @@
 #define ELTWISE_ONNX_TESTDATA_DIR "/usr/share/libonnx-testdata/data/node"
 #endif
 
-namespace spec_cases {
+namespace io {
 namespace {
 
 namespace fs = std::filesystem;
@@ -569,7 +569,7 @@ TEST_F(OnnxTensorProto, DataSetsInNumericOrder) {
 }
 
 }  // namespace
-}  // namespace spec_cases
+}  // namespace io
 
 // Found by fuzz/onnx_fuzzer.cpp: dims of 2^61 elements were allocated before the data was
 // checked. Every element takes at least one byte of the file.
@@ -582,7 +582,7 @@ TEST(TensorProtoLimits, DimsClaimingMoreElementsThanTheFileHoldsAreRefusedFirst)
     const std::string path = ::testing::TempDir() + "huge_dims.pb";
     std::ofstream(path, std::ios::binary) << proto.SerializeAsString();
     try {
-        spec_cases::read_tensor_proto(path);
+        io::read_tensor_proto(path);
         ADD_FAILURE() << "no error";
     } catch (const core::Error& e) {
         EXPECT_NE(std::string(e.what()).find("claim more elements than the file's"),

@@ -1,6 +1,6 @@
 // parse_openvino_layer on hand-written layers: what a well-formed one gives, and the errors that
 // fuzz/openvino_xml_fuzzer.cpp showed were needed.
-#include "spec_cases/openvino_layer.hpp"
+#include "io/openvino_layer_xml.hpp"
 
 #include <gtest/gtest.h>
 
@@ -22,7 +22,7 @@ std::string layer(const std::string& data, const std::string& a, const std::stri
 
 std::string error_of(const std::string& xml) {
     try {
-        spec_cases::parse_openvino_layer(xml, "test.xml");
+        io::parse_openvino_layer(xml, "test.xml");
     } catch (const core::Error& e) {
         return e.what();
     }
@@ -32,8 +32,8 @@ std::string error_of(const std::string& xml) {
 }  // namespace
 
 TEST(OpenVinoLayer, ReadsTypeAttributesAndPorts) {
-    const spec_cases::OpenVinoLayer l =
-        spec_cases::parse_openvino_layer(layer("auto_broadcast=\"numpy\"", "2,1", "3", "2,3"), "x");
+    const io::OpenVinoLayer l =
+        io::parse_openvino_layer(layer("auto_broadcast=\"numpy\"", "2,1", "3", "2,3"), "x");
     EXPECT_EQ(l.op->id(), "openvino.Multiply-1");
     EXPECT_EQ(l.attributes.at("auto_broadcast"), "numpy");
     ASSERT_EQ(l.ports.size(), 3u);

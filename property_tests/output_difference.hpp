@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "comparison/output_comparison.hpp"
 #include "core/op_output.hpp"
 #include "generators/broadcast_model.hpp"
 #include "generators/property_case.hpp"
@@ -15,9 +16,6 @@ namespace property_tests {
 
 // The tests draw from the generators of generators/ by their plain names.
 using namespace generators;
-
-// Equal bits, or both NaN.
-bool same_element(core::ElementType t, std::uint64_t x, std::uint64_t y);
 
 // The case's layout under the independent model; nullopt when its shapes are invalid.
 std::optional<Layout> layout_of(const Case& c);

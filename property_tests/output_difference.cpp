@@ -1,4 +1,4 @@
-#include "property_tests/output_comparison.hpp"
+#include "property_tests/output_difference.hpp"
 
 #include <algorithm>
 #include <sstream>
@@ -40,10 +40,6 @@ bool is_listed(const std::vector<std::int64_t>& sorted, std::int64_t i) {
 
 }  // namespace
 
-bool same_element(core::ElementType t, std::uint64_t x, std::uint64_t y) {
-    return x == y || (is_nan_bits(t, x) && is_nan_bits(t, y));
-}
-
 std::optional<Layout> layout_of(const Case& c) {
     return model_layout(c.combination.rule, c.shapes.a, c.shapes.b, c.shapes.axis);
 }
@@ -75,7 +71,8 @@ std::string output_difference(const Case& c, NamedOutput x, NamedOutput y) {
     const core::Tensor& q = y.output.value;
     for (std::int64_t i = 0; i < p.size(); ++i) {
         if (is_listed(x.output.undefined, i)) continue;
-        if (same_element(p.type, core::element_bits(p, i), core::element_bits(q, i))) continue;
+        if (comparison::same_element(p.type, core::element_bits(p, i), core::element_bits(q, i)))
+            continue;
         return describe_element(c, i) + ": " + x.name + " = " + element_text(p, i) + ", " + y.name +
                " = " + element_text(q, i);
     }
