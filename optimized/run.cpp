@@ -52,6 +52,13 @@ void run_into(const core::OpVersion& op, const core::AttributeMap& attributes,
     out.undefined = run_to(call, a, b, out.value.bytes, threads);
 }
 
+core::OpOutput run_prepared(const core::PreparedCall& call, const core::Tensor& a,
+                            const core::Tensor& b) {
+    core::OpOutput out{core::Tensor::uninitialized(call.type, call.plan.output), {}};
+    out.undefined = run_to(call, a, b, out.value.bytes);  // writes every element
+    return out;
+}
+
 std::vector<std::int64_t> run_to(const core::PreparedCall& call, const core::TensorView& a,
                                  const core::TensorView& b, std::span<std::byte> out, int threads) {
     check_storage(a, "A");

@@ -19,6 +19,10 @@ namespace optimized {
 core::OpOutput run(const core::OpVersion& op, const core::AttributeMap& attributes,
                    const core::Tensor& a, const core::Tensor& b);
 
+// The same for the call core::prepare_call made of these inputs.
+core::OpOutput run_prepared(const core::PreparedCall& call, const core::Tensor& a,
+                            const core::Tensor& b);
+
 // The same with an explicit thread count (n < 1 means thread_count()).
 core::OpOutput run(const core::OpVersion& op, const core::AttributeMap& attributes,
                    const core::Tensor& a, const core::Tensor& b, int threads);

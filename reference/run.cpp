@@ -50,7 +50,10 @@ Output evaluate(const core::PreparedCall& call, const core::Tensor& a, const cor
 
 Output run(const core::OpVersion& op, const core::AttributeMap& attributes, const core::Tensor& a,
            const core::Tensor& b) {
-    const core::PreparedCall call = core::prepare_call(op, attributes, a, b);
+    return run_prepared(core::prepare_call(op, attributes, a, b), a, b);
+}
+
+Output run_prepared(const core::PreparedCall& call, const core::Tensor& a, const core::Tensor& b) {
     return core::dispatch(call.type, [&](auto tag) -> Output {
         using T = typename decltype(tag)::type;
         if constexpr (std::is_same_v<T, bool>) {

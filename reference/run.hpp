@@ -16,5 +16,7 @@ using Output = core::OpOutput;
 // allow, mixed or boolean inputs, an unknown or invalid attribute, or incompatible shapes.
 Output run(const core::OpVersion& op, const core::AttributeMap& attributes, const core::Tensor& a,
            const core::Tensor& b);
+// The same for the call core::prepare_call made of these inputs.
+Output run_prepared(const core::PreparedCall& call, const core::Tensor& a, const core::Tensor& b);
 
 }  // namespace reference

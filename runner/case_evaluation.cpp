@@ -113,9 +113,10 @@ void note_exercised(const std::vector<const profiles::Entry*>& entries,
     }
 }
 
-void compare_into(CaseResult& r, const core::OpVersion& op, const case_sources::CaseData& data,
-                  const core::TensorView& actual, const EvaluationSettings& settings) {
-    const core::PreparedCall call = core::prepare_call(op, data.attributes, data.a, data.b);
+void compare_into(CaseResult& r, const PreparedCase& p, const core::TensorView& actual,
+                  const EvaluationSettings& settings) {
+    const core::PreparedCall& call = *p.call;
+    const case_sources::CaseData& data = *p.data;
     comparison::Comparison c =
         comparison::compare_output(call, data.a, data.b, r.expected, actual, settings.policy);
     const std::vector<const profiles::Entry*> entries = active_entries(call, data, settings);
@@ -148,17 +149,18 @@ void compare_into(CaseResult& r, const core::OpVersion& op, const case_sources::
 
 // A deviating status (a crash, a refusal, an accepted invalid input) that a status entry of the
 // profile declares for this scope and these inputs.
-void apply_status_entries(CaseResult& r, const core::OpVersion& op,
-                          const case_sources::CaseData& data, const EvaluationSettings& settings) {
+void apply_status_entries(CaseResult& r, const PreparedCase& p,
+                          const EvaluationSettings& settings) {
     if (!settings.profile || !settings.platform) return;
+    const case_sources::CaseData& data = *p.data;
     core::PreparedCall call;
-    try {
-        call = core::prepare_call(op, data.attributes, data.a, data.b);
-    } catch (const core::Error&) {
+    if (p.call) {
+        call = *p.call;
+    } else {
         // An invalid case: scope by the op table's type and the attributes as given.
-        call = {&op, data.a.type, {}, {}};
+        call = {p.op, data.a.type, {}, {}};
         try {
-            call.config = core::resolve_attributes(op, data.attributes);
+            call.config = core::resolve_attributes(*p.op, data.attributes);
         } catch (const core::Error&) {
         }
     }
@@ -179,20 +181,9 @@ void apply_status_entries(CaseResult& r, const core::OpVersion& op,
     }
 }
 
-// The reason class of the inputs' invalidity, as the reference finds it first.
-std::string invalidity(const core::OpVersion& op, const case_sources::CaseData& data) {
-    try {
-        core::prepare_call(op, data.attributes, data.a, data.b);
-    } catch (const core::Error& e) {
-        return backends::rejection_reason(e.kind());
-    }
-    return "other";
-}
-
-void check_rejection_reason(CaseResult& r, const std::string& reason, const core::OpVersion& op,
-                            const case_sources::CaseData& data) {
+void check_rejection_reason(CaseResult& r, const std::string& reason, const PreparedCase& p) {
     if (reason.empty() || reason == "other") return;
-    const std::string expected = invalidity(op, data);
+    const std::string& expected = p.invalidity;
     if (reason == expected) return;
     r.status = results::Status::failed;
     r.categories = {{"rejection_reason", 1}};
@@ -200,20 +191,20 @@ void check_rejection_reason(CaseResult& r, const std::string& reason, const core
                 expected + " | " + r.message;
 }
 
-CaseResult evaluate(backends::Backend& backend, const core::OpVersion& op,
-                    const case_sources::CaseData& data, const EvaluationSettings& settings,
-                    std::int64_t& next_call_id) {
+CaseResult evaluate(backends::Backend& backend, const PreparedCase& p,
+                    const EvaluationSettings& settings, std::int64_t& next_call_id) {
+    const case_sources::CaseData& data = *p.data;
     CaseResult r;
-    const backends::Call call{next_call_id++, &op,     data.attributes,
+    const backends::Call call{next_call_id++, p.op,    data.attributes,
                               &data.a,        &data.b, case_timeout(settings.timeout_seconds, data),
                               data.graph_form};
     // Large cases: the expected output is computed while the backend computes its own, so
     // that a backend in another process does not leave the validator's cores idle.
     std::future<core::OpOutput> expected;
-    if (data.valid && output_elements(op, data) >= kOverlapElements)
-        expected = std::async(std::launch::async, [&] { return expected_output(op, data); });
+    if (data.valid && output_elements(p) >= kOverlapElements)
+        expected = std::async(std::launch::async, [&] { return expected_output(p); });
     else if (data.valid)
-        r.expected = expected_output(op, data);
+        r.expected = expected_output(p);
     backends::Result answer = backend.run(call);
     if (expected.valid()) r.expected = expected.get();
     r.status = status_of_answer(answer.outcome, data.valid);
@@ -221,13 +212,12 @@ CaseResult evaluate(backends::Backend& backend, const core::OpVersion& op,
     r.actual = std::move(answer.output);
     const core::TensorView actual =
         answer.shared_output ? *answer.shared_output : core::TensorView(r.actual);
-    if (answer.outcome == backends::Outcome::ok && data.valid)
-        compare_into(r, op, data, actual, settings);
+    if (answer.outcome == backends::Outcome::ok && data.valid) compare_into(r, p, actual, settings);
     // An output in the backend's shared memory lives until its next call: a deviation's is
     // copied for shrinking and the repro files; a passing one was compared in place, no copy.
     if (answer.shared_output && r.status != results::Status::passed) r.actual = actual.copy();
     if (answer.outcome == backends::Outcome::rejected && !data.valid)
-        check_rejection_reason(r, answer.reason, op, data);
+        check_rejection_reason(r, answer.reason, p);
     return r;
 }
 
@@ -238,13 +228,15 @@ bool refused_with_undefined(const CaseResult& r, const case_sources::CaseData& d
            (r.status == results::Status::rejected_valid || r.status == results::Status::error);
 }
 
-CaseResult rerun_defined(backends::Backend& backend, const core::OpVersion& op,
-                         const case_sources::CaseData& data, const EvaluationSettings& settings,
-                         std::int64_t& next_call_id, const CaseResult& refused) {
-    case_sources::CaseData defined = data;
-    defined.b = with_defined_divisors(data.b);
+CaseResult rerun_defined(backends::Backend& backend, const PreparedCase& p,
+                         const EvaluationSettings& settings, std::int64_t& next_call_id,
+                         const CaseResult& refused) {
+    case_sources::CaseData defined = *p.data;
+    defined.b = with_defined_divisors(defined.b);
     defined.expected.reset();
-    CaseResult r = evaluate(backend, op, defined, settings, next_call_id);
+    PreparedCase q = p;  // the same types and shapes: the same call
+    q.data = &defined;
+    CaseResult r = evaluate(backend, q, settings, next_call_id);
     const auto undefined = static_cast<std::int64_t>(refused.expected.undefined.size());
     const std::string what =
         std::string(refused.status == results::Status::error ? "failed" : "rejected") +
@@ -264,16 +256,28 @@ CaseResult rerun_defined(backends::Backend& backend, const core::OpVersion& op,
 
 }  // namespace
 
-std::int64_t output_elements(const core::OpVersion& op, const case_sources::CaseData& d) {
-    return core::element_count(core::prepare_call(op, d.attributes, d.a, d.b).plan.output);
+PreparedCase prepare_case(const core::OpVersion& op, const case_sources::CaseData& data) {
+    PreparedCase p{&op, &data, std::nullopt, "other", ""};
+    try {
+        p.call = core::prepare_call(op, data.attributes, data.a, data.b);
+    } catch (const core::Error& e) {
+        p.invalidity = backends::rejection_reason(e.kind());
+        p.error = e.what();
+    }
+    return p;
 }
 
-core::OpOutput expected_output(const core::OpVersion& op, const case_sources::CaseData& data) {
-    if (data.expected) return *data.expected;
-    const core::Shape out = core::prepare_call(op, data.attributes, data.a, data.b).plan.output;
-    if (core::element_count(out) > kReferenceLimit)
-        return optimized::run(op, data.attributes, data.a, data.b);
-    return reference::run(op, data.attributes, data.a, data.b);
+std::int64_t output_elements(const PreparedCase& p) {
+    if (!p.call) throw core::Error(core::ErrorKind::input, p.error);
+    return core::element_count(p.call->plan.output);
+}
+
+core::OpOutput expected_output(const PreparedCase& p) {
+    if (p.data->expected) return *p.data->expected;
+    if (!p.call) throw core::Error(core::ErrorKind::input, p.error);
+    if (output_elements(p) > kReferenceLimit)
+        return optimized::run_prepared(*p.call, p.data->a, p.data->b);
+    return reference::run_prepared(*p.call, p.data->a, p.data->b);
 }
 
 CaseResult evaluate_case(backends::Backend& backend, const core::OpVersion& op,
@@ -282,9 +286,10 @@ CaseResult evaluate_case(backends::Backend& backend, const core::OpVersion& op,
     const auto start = std::chrono::steady_clock::now();
     CaseResult r;
     try {
-        r = evaluate(backend, op, data, settings, next_call_id);
+        const PreparedCase p = prepare_case(op, data);  // the one prepare_call of the case
+        r = evaluate(backend, p, settings, next_call_id);
         if (refused_with_undefined(r, data) && !settings.undefined_refusal_is_deviation)
-            r = rerun_defined(backend, op, data, settings, next_call_id, r);
+            r = rerun_defined(backend, p, settings, next_call_id, r);
         else if (refused_with_undefined(r, data))
             r.message += " | the call has " + std::to_string(r.expected.undefined.size()) +
                          " undefined elements (integer division by zero); counted as a " +
@@ -292,7 +297,7 @@ CaseResult evaluate_case(backends::Backend& backend, const core::OpVersion& op,
         const bool shape_only = r.status == results::Status::failed && r.categories.size() == 1 &&
                                 r.categories.count("shape");
         if (results::is_deviation(r.status) && (r.status != results::Status::failed || shape_only))
-            apply_status_entries(r, op, data, settings);
+            apply_status_entries(r, p, settings);
     } catch (const std::exception& e) {
         r = CaseResult{};
         r.status = results::Status::error;

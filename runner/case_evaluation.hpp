@@ -49,13 +49,24 @@ struct CaseResult {
     std::optional<core::Tensor> defined_b;
 };
 
+// A case with its call prepared once (core::prepare_call: output shape, broadcast plan): what
+// every step of judging it reads.
+struct PreparedCase {
+    const core::OpVersion* op = nullptr;
+    const case_sources::CaseData* data = nullptr;
+    std::optional<core::PreparedCall> call;  // none: the spec rejects the inputs
+    std::string invalidity;                  // then the reason class (PROTOCOL.md section 6)
+    std::string error;                       // and the spec's error
+};
+PreparedCase prepare_case(const core::OpVersion& op, const case_sources::CaseData& data);
+
 // The expected output: the case's own expectation, else the reference's (the optimized
 // implementation's above 2^20 elements: bit-exact with the reference, proven by the property
 // suite, and fast). Throws core::Error when the spec rejects the inputs.
-core::OpOutput expected_output(const core::OpVersion& op, const case_sources::CaseData& data);
+core::OpOutput expected_output(const PreparedCase& p);
 
 // The output's element count; throws core::Error when the spec rejects the inputs.
-std::int64_t output_elements(const core::OpVersion& op, const case_sources::CaseData& data);
+std::int64_t output_elements(const PreparedCase& p);
 
 // Runs the case on the backend and classifies the answer; call ids are taken from
 // `next_call_id` (two when the call is re-run). Never throws: a case the validator cannot run

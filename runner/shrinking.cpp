@@ -23,7 +23,7 @@ std::optional<ShrinkOutcome> shrink_failure(
     std::optional<ShrinkOutcome> best;
     const core::OpVersion& op = *key.combination->op;
     rc::Shrinkable<generators::Case> node = case_sources::random_case_tree(key);
-    std::int64_t size = output_elements(op, case_sources::case_data(node.value()));
+    std::int64_t size = output_elements(prepare_case(op, case_sources::case_data(node.value())));
     case_sources::RandomCaseKey at = key;
     int tries = 0;
     bool descended = true;
@@ -34,7 +34,7 @@ std::optional<ShrinkOutcome> shrink_failure(
             auto candidate = shrinks.next();
             if (!candidate) break;
             case_sources::CaseData data = case_sources::case_data(candidate->value());
-            const std::int64_t candidate_size = output_elements(op, data);
+            const std::int64_t candidate_size = output_elements(prepare_case(op, data));
             if (candidate_size > size) continue;
             CaseResult result = run(data);
             ++tries;
