@@ -31,12 +31,12 @@ core::Tensor filled(core::Shape shape, float start) {
 
 struct Workload {
     const core::OpVersion* op;
-    case_sources::CaseData data;
+    core::CaseRecord data;
 };
 
 Workload workload(std::int64_t elements) {
     const core::OpVersion* op = core::find_op_version("onnx.Mul-14");
-    return {op, {{}, filled({elements}, 1.5f), filled({elements}, -0.75f), true, {}, ""}};
+    return {op, {.op = op, .a = filled({elements}, 1.5f), .b = filled({elements}, -0.75f)}};
 }
 
 // Median seconds per batch of `cases` evaluations; every case must end with `want`.

@@ -107,10 +107,10 @@ std::optional<Exhaustive16Key> parse_exhaustive16_case_id(std::string_view id) {
                            parse_block(rest.substr(at + 1), id)};
 }
 
-CaseData exhaustive16_case_data(const Exhaustive16Key& key) {
+core::CaseRecord exhaustive16_case_data(const Exhaustive16Key& key) {
     const PairBlock& k = key.block;
     const core::ElementType t = key.function.type;
-    CaseData data{key.function.attributes, {}, {}, true, std::nullopt, ""};
+    core::CaseRecord data{.op = key.function.op, .attributes = key.function.attributes};
     if (key.function.op->broadcast == core::BroadcastFamily::onnx_legacy) {
         data.attributes["broadcast"] = "1";
         data.attributes["axis"] = "0";

@@ -38,7 +38,7 @@ std::string exhaustive16_case_id(const Exhaustive16Key& key);
 std::optional<Exhaustive16Key> parse_exhaustive16_case_id(std::string_view id);
 
 // Legacy broadcasting (ONNX-1/6) cannot broadcast A, so there A holds every row in full.
-CaseData exhaustive16_case_data(const Exhaustive16Key& key);
+core::CaseRecord exhaustive16_case_data(const Exhaustive16Key& key);
 PlannedCase exhaustive16_planned_case(const Exhaustive16Key& key);
 
 // The one-pair block of a flat output index of the key's block.

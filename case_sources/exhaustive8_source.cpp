@@ -20,13 +20,16 @@ core::Tensor values_from(core::ElementType t, core::Shape shape, unsigned first)
 PlannedCase outer_product(const ExhaustiveFunction& f, const std::string& id, unsigned first_b,
                           std::int64_t b_count) {
     const core::ElementType t = f.type;
-    return {id, "exhaustive8", f.op, t, true, [t, first_b, b_count, attributes = f.attributes] {
-                return CaseData{attributes,
-                                values_from(t, {256, 1}, 0),
-                                values_from(t, {b_count}, first_b),
-                                true,
-                                std::nullopt,
-                                ""};
+    return {id,
+            "exhaustive8",
+            f.op,
+            t,
+            true,
+            [t, first_b, b_count, op = f.op, attributes = f.attributes] {
+                return core::CaseRecord{.op = op,
+                                        .attributes = attributes,
+                                        .a = values_from(t, {256, 1}, 0),
+                                        .b = values_from(t, {b_count}, first_b)};
             }};
 }
 

@@ -16,7 +16,7 @@ namespace {
 using generators::Combination;
 
 // Fixes `valid` from what the reference says about the inputs.
-CaseData confirmed(CaseData d, const core::OpVersion& op) {
+core::CaseRecord confirmed(core::CaseRecord d, const core::OpVersion& op) {
     try {
         reference::run(op, d.attributes, d.a, d.b);
         d.valid = true;
@@ -35,8 +35,11 @@ PlannedCase fixed_case(const core::OpVersion& op, const std::string& what, core:
                        core::ElementType b, core::AttributeMap attributes, core::Shape b_shape) {
     const std::string id = "invalid:" + op.id() + ":" + what;
     return {id, "invalid", &op, a, false, [=, &op] {
-                return confirmed({attributes, edge_tensor(a, {2, 3}), edge_tensor(b, b_shape),
-                                  false, std::nullopt, ""},
+                return confirmed({.op = &op,
+                                  .attributes = attributes,
+                                  .a = edge_tensor(a, {2, 3}),
+                                  .b = edge_tensor(b, b_shape),
+                                  .valid = false},
                                  op);
             }};
 }
@@ -53,13 +56,17 @@ void add_near_misses(std::vector<PlannedCase>& out, const core::OpVersion& op, s
                                    ":shape:" + generators::rule_name(c.rule) +
                                    ":seed=" + std::to_string(seed) + ":n=" + std::to_string(n);
             const std::uint64_t stream = std::hash<std::string>{}(id);
-            out.push_back(
-                {id, "invalid", &op, typed.type, false, [typed, stream, &op] {
-                     const auto gen =
-                         generators::case_of(typed, generators::near_miss_shapes(typed.rule));
-                     const generators::Case k = gen(rc::Random(stream)).value();
-                     return confirmed({k.attributes, k.a, k.b, false, std::nullopt, ""}, op);
-                 }});
+            out.push_back({id, "invalid", &op, typed.type, false, [typed, stream, &op] {
+                               const auto gen = generators::case_of(
+                                   typed, generators::near_miss_shapes(typed.rule));
+                               const generators::Case k = gen(rc::Random(stream)).value();
+                               return confirmed({.op = &op,
+                                                 .attributes = k.attributes,
+                                                 .a = k.a,
+                                                 .b = k.b,
+                                                 .valid = false},
+                                                op);
+                           }});
         }
     }
 }

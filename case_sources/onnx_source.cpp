@@ -69,11 +69,11 @@ std::string test_data_finding(const io::OnnxNodeTest& test, const io::OnnxDataSe
     return "the test data's output_0.pb disagrees with the reference: " + comparison::describe(c);
 }
 
-CaseData data_of(const std::string& dir, const std::string& set_name) {
+core::CaseRecord data_of(const std::string& dir, const std::string& set_name) {
     const io::OnnxNodeTest test = io::read_onnx_node_test(dir);
     for (const io::OnnxDataSet& set : test.data_sets) {
         if (set.name != set_name) continue;
-        CaseData d{test.attributes, set.a, set.b, true, std::nullopt, ""};
+        core::CaseRecord d{.op = test.op, .attributes = test.attributes, .a = set.a, .b = set.b};
         try {
             d.note = test_data_finding(test, set);
         } catch (const core::Error& e) {  // the reference rejects what the test data runs
@@ -96,9 +96,10 @@ std::vector<PlannedCase> plan_onnx_cases(const std::vector<std::string>& extra_d
             test = io::read_onnx_node_test(dir.string());
         } catch (const std::exception& e) {
             const std::string reason = e.what();
-            out.push_back(
-                {"onnx:" + name, "onnx", nullptr, core::ElementType::f32, true,
-                 [reason]() -> CaseData { throw core::Error(core::ErrorKind::input, reason); }});
+            out.push_back({"onnx:" + name, "onnx", nullptr, core::ElementType::f32, true,
+                           [reason]() -> core::CaseRecord {
+                               throw core::Error(core::ErrorKind::input, reason);
+                           }});
             continue;
         }
         for (const io::OnnxDataSet& set : test.data_sets) {

@@ -121,8 +121,8 @@ generators::Case random_case(const RandomCaseKey& key) {
     return node.value();
 }
 
-CaseData case_data(const generators::Case& c) {
-    return {c.attributes, c.a, c.b, true, std::nullopt, ""};
+core::CaseRecord case_data(const generators::Case& c) {
+    return c;  // the record, without how it was generated
 }
 
 std::vector<PlannedCase> plan_random_cases(std::uint64_t seed, int count,

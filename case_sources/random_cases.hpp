@@ -39,7 +39,7 @@ rc::Shrinkable<generators::Case> random_case_tree(const RandomCaseKey& key);
 // leaves the tree (an id from another version of the generators).
 generators::Case random_case(const RandomCaseKey& key);
 
-CaseData case_data(const generators::Case& c);
+core::CaseRecord case_data(const generators::Case& c);
 
 // Every combination's cases n = 0 .. count-1 (only n = 0 where `claimed` is false: that case
 // ends UNSUPPORTED without being built).

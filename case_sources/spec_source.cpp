@@ -7,11 +7,6 @@
 namespace case_sources {
 namespace {
 
-CaseData data_of(const spec_cases::Check& check) {
-    return {check.attributes,      check.a, check.b, !check.expected.error.has_value(),
-            check.expected.output, ""};
-}
-
 // A spec case whose data cannot be built (a missing file) ends as the validator's ERROR.
 PlannedCase broken_case(const spec_cases::SpecCase& c, const std::string& source,
                         const std::string& reason) {
@@ -20,7 +15,7 @@ PlannedCase broken_case(const spec_cases::SpecCase& c, const std::string& source
             nullptr,
             core::ElementType::f32,
             true,
-            [reason]() -> CaseData { throw core::Error(core::ErrorKind::input, reason); }};
+            [reason]() -> core::CaseRecord { throw core::Error(core::ErrorKind::input, reason); }};
 }
 
 // SOURCE:NAME:K, with the op version after the name when the name does not start with it (the
@@ -39,7 +34,7 @@ std::vector<PlannedCase> plan_spec_cases(bool edge_tables) {
     std::vector<PlannedCase> out;
     for (const spec_cases::SpecCase& c : spec_cases::all_spec_cases()) {
         if (c.name.starts_with("onnx.") || c.name.starts_with("edge.") != edge_tables) continue;
-        std::vector<spec_cases::Check> checks;
+        std::vector<core::CaseRecord> checks;
         try {
             checks = c.checks();
         } catch (const std::exception& e) {
@@ -47,9 +42,9 @@ std::vector<PlannedCase> plan_spec_cases(bool edge_tables) {
             continue;
         }
         for (std::size_t k = 0; k < checks.size(); ++k) {
-            const spec_cases::Check& check = checks[k];
+            const core::CaseRecord& check = checks[k];
             out.push_back({case_id(source, c.name, check.op, k), source, check.op, check.a.type,
-                           !check.expected.error.has_value(), [check] { return data_of(check); }});
+                           check.valid, [check] { return check; }});
         }
     }
     return out;

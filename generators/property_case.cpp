@@ -27,6 +27,18 @@ void showValue(const Case& c, std::ostream& os) {
     os << descriptor(c) << "\n  A = " << elements_text(c.a) << "\n  B = " << elements_text(c.b);
 }
 
+Case make_case(const Combination& c, const ShapeCase& s, core::AttributeMap attributes,
+               core::Tensor a, core::Tensor b) {
+    Case k;
+    k.op = c.op;
+    k.attributes = std::move(attributes);
+    k.a = std::move(a);
+    k.b = std::move(b);
+    k.combination = c;
+    k.shapes = s;
+    return k;
+}
+
 rc::Gen<Case> case_of(const Combination& c, rc::Gen<ShapeCase> shapes) {
     return rc::gen::exec([c, shapes] {
         // Values first, shapes second: RapidCheck regenerates the picks after the one it
@@ -37,8 +49,9 @@ rc::Gen<Case> case_of(const Combination& c, rc::Gen<ShapeCase> shapes) {
         // shapes are small anyway, so every case draws them from the full ranges.
         const ShapeCase s = *rc::gen::resize(rc::kNominalSize, shapes);
         const bool omit_defaults = *rc::gen::arbitrary<bool>();
-        return Case{c, s, attributes_for(c, s.axis, omit_defaults),
-                    tensor_from_pool(c.type, s.a, pool_a), tensor_from_pool(c.type, s.b, pool_b)};
+        return make_case(c, s, attributes_for(c, s.axis, omit_defaults),
+                         tensor_from_pool(c.type, s.a, pool_a),
+                         tensor_from_pool(c.type, s.b, pool_b));
     });
 }
 
@@ -46,8 +59,8 @@ rc::Gen<Case> zero_valued_case(const Combination& c, rc::Gen<ShapeCase> shapes) 
     return rc::gen::exec([c, shapes] {
         const ShapeCase s = *rc::gen::resize(rc::kNominalSize, shapes);
         const bool omit_defaults = *rc::gen::arbitrary<bool>();
-        return Case{c, s, attributes_for(c, s.axis, omit_defaults),
-                    core::Tensor::zeros(c.type, s.a), core::Tensor::zeros(c.type, s.b)};
+        return make_case(c, s, attributes_for(c, s.axis, omit_defaults),
+                         core::Tensor::zeros(c.type, s.a), core::Tensor::zeros(c.type, s.b));
     });
 }
 

@@ -7,19 +7,21 @@
 #include <ostream>
 #include <string>
 
+#include "core/case_record.hpp"
 #include "core/tensor.hpp"
 #include "generators/op_combinations.hpp"
 #include "generators/shape_generators.hpp"
 
 namespace generators {
 
-struct Case {
+// A case record (op, attributes, A, B) and how it was generated.
+struct Case : core::CaseRecord {
     Combination combination;
     ShapeCase shapes;
-    core::AttributeMap attributes;
-    core::Tensor a;
-    core::Tensor b;
 };
+
+Case make_case(const Combination& c, const ShapeCase& s, core::AttributeMap attributes,
+               core::Tensor a, core::Tensor b);
 
 // "openvino.Divide-1:i32:(2,3):(3):auto_broadcast=pdpd:auto_broadcast_axis=1:m_pythondiv=true"
 std::string descriptor(const Case& c);

@@ -50,11 +50,8 @@ Case all_pairs(const Combination& c) {
         b[k] = k & 255;
     }
     const core::Shape shape{256, 256};
-    return {c,
-            {shape, shape, std::nullopt},
-            attributes_for(c, std::nullopt, false),
-            tensor_from_bits(c.type, shape, a),
-            tensor_from_bits(c.type, shape, b)};
+    return make_case(c, {shape, shape, std::nullopt}, attributes_for(c, std::nullopt, false),
+                     tensor_from_bits(c.type, shape, a), tensor_from_bits(c.type, shape, b));
 }
 
 // The exact result in double (products of 8-bit values and their quotients' floor / trunc are

@@ -14,7 +14,7 @@ namespace runner {
 namespace {
 
 // The timeout of one case: the base, times the case's bytes in units of 64 MiB when larger.
-double case_timeout(double base_seconds, const case_sources::CaseData& data) {
+double case_timeout(double base_seconds, const core::CaseRecord& data) {
     const double bytes =
         3.0 * static_cast<double>(std::max(data.a.bytes.size(), data.b.bytes.size()));
     return base_seconds * std::max(1.0, bytes / (64.0 * 1024 * 1024));
@@ -63,7 +63,7 @@ results::Status status_of_answer(backends::Outcome o, bool valid) {
 constexpr std::int64_t kStaleCheckLimit = std::int64_t{1} << 20;
 
 std::vector<const profiles::Entry*> active_entries(const core::PreparedCall& call,
-                                                   const case_sources::CaseData& data,
+                                                   const core::CaseRecord& data,
                                                    const EvaluationSettings& settings) {
     if (!settings.profile || !settings.platform) return {};
     return profiles::active_entries(*settings.profile, *settings.platform, call, data.graph_form);
@@ -73,7 +73,7 @@ std::vector<const profiles::Entry*> active_entries(const core::PreparedCall& cal
 // broadcast the shapes: the backend then fails, a status).
 std::optional<comparison::DeclaredOutput> declared_output(const profiles::Entry& e,
                                                           const core::PreparedCall& call,
-                                                          const case_sources::CaseData& data) {
+                                                          const core::CaseRecord& data) {
     try {
         const core::PreparedCall modelled =
             behaviours::modelled_call(e.model, *call.op, data.attributes, data.a, data.b);
@@ -87,7 +87,7 @@ std::optional<comparison::DeclaredOutput> declared_output(const profiles::Entry&
 // A model with another output shape (legacy broadcasting read as numpy's) explains the case
 // when the actual output has that shape and every element.
 bool matches_whole(const profiles::Entry& e, const core::PreparedCall& call,
-                   const case_sources::CaseData& data, const core::Tensor& modelled,
+                   const core::CaseRecord& data, const core::Tensor& modelled,
                    const core::TensorView& actual, const comparison::ComparisonPolicy& policy) {
     if (actual.shape != modelled.shape) return false;
     const core::PreparedCall other =
@@ -100,7 +100,7 @@ bool matches_whole(const profiles::Entry& e, const core::PreparedCall& call,
 // Declared value entries that predict a different output than the expected one for this case
 // (any defined element): they were exercised, whatever the backend did.
 void note_exercised(const std::vector<const profiles::Entry*>& entries,
-                    const core::PreparedCall& call, const case_sources::CaseData& data,
+                    const core::PreparedCall& call, const core::CaseRecord& data,
                     const core::OpOutput& expected, const EvaluationSettings& settings) {
     if (!settings.exercised || core::element_count(call.plan.output) > kStaleCheckLimit) return;
     for (const profiles::Entry* e : entries) {
@@ -116,7 +116,7 @@ void note_exercised(const std::vector<const profiles::Entry*>& entries,
 void compare_into(CaseResult& r, const PreparedCase& p, const core::TensorView& actual,
                   const EvaluationSettings& settings) {
     const core::PreparedCall& call = *p.call;
-    const case_sources::CaseData& data = *p.data;
+    const core::CaseRecord& data = *p.data;
     comparison::Comparison c =
         comparison::compare_output(call, data.a, data.b, r.expected, actual, settings.policy);
     const std::vector<const profiles::Entry*> entries = active_entries(call, data, settings);
@@ -152,7 +152,7 @@ void compare_into(CaseResult& r, const PreparedCase& p, const core::TensorView& 
 void apply_status_entries(CaseResult& r, const PreparedCase& p,
                           const EvaluationSettings& settings) {
     if (!settings.profile || !settings.platform) return;
-    const case_sources::CaseData& data = *p.data;
+    const core::CaseRecord& data = *p.data;
     core::PreparedCall call;
     if (p.call) {
         call = *p.call;
@@ -193,7 +193,7 @@ void check_rejection_reason(CaseResult& r, const std::string& reason, const Prep
 
 CaseResult evaluate(backends::Backend& backend, const PreparedCase& p,
                     const EvaluationSettings& settings, std::int64_t& next_call_id) {
-    const case_sources::CaseData& data = *p.data;
+    const core::CaseRecord& data = *p.data;
     CaseResult r;
     const backends::Call call{next_call_id++, p.op,    data.attributes,
                               &data.a,        &data.b, case_timeout(settings.timeout_seconds, data),
@@ -223,7 +223,7 @@ CaseResult evaluate(backends::Backend& backend, const PreparedCase& p,
 
 // docs/SEMANTICS.md 2.3: the result of integer division by zero is undefined, so a backend may
 // refuse the whole call; its defined elements are still checked, in a call without zeros.
-bool refused_with_undefined(const CaseResult& r, const case_sources::CaseData& data) {
+bool refused_with_undefined(const CaseResult& r, const core::CaseRecord& data) {
     return data.valid && !r.expected.undefined.empty() &&
            (r.status == results::Status::rejected_valid || r.status == results::Status::error);
 }
@@ -231,9 +231,9 @@ bool refused_with_undefined(const CaseResult& r, const case_sources::CaseData& d
 CaseResult rerun_defined(backends::Backend& backend, const PreparedCase& p,
                          const EvaluationSettings& settings, std::int64_t& next_call_id,
                          const CaseResult& refused) {
-    case_sources::CaseData defined = *p.data;
+    core::CaseRecord defined = *p.data;
     defined.b = with_defined_divisors(defined.b);
-    defined.expected.reset();
+    defined.expected = {};
     PreparedCase q = p;  // the same types and shapes: the same call
     q.data = &defined;
     CaseResult r = evaluate(backend, q, settings, next_call_id);
@@ -256,7 +256,7 @@ CaseResult rerun_defined(backends::Backend& backend, const PreparedCase& p,
 
 }  // namespace
 
-PreparedCase prepare_case(const core::OpVersion& op, const case_sources::CaseData& data) {
+PreparedCase prepare_case(const core::OpVersion& op, const core::CaseRecord& data) {
     PreparedCase p{&op, &data, std::nullopt, "other", ""};
     try {
         p.call = core::prepare_call(op, data.attributes, data.a, data.b);
@@ -273,7 +273,7 @@ std::int64_t output_elements(const PreparedCase& p) {
 }
 
 core::OpOutput expected_output(const PreparedCase& p) {
-    if (p.data->expected) return *p.data->expected;
+    if (p.data->expected.output) return *p.data->expected.output;
     if (!p.call) throw core::Error(core::ErrorKind::input, p.error);
     if (output_elements(p) > kReferenceLimit)
         return optimized::run_prepared(*p.call, p.data->a, p.data->b);
@@ -281,7 +281,7 @@ core::OpOutput expected_output(const PreparedCase& p) {
 }
 
 CaseResult evaluate_case(backends::Backend& backend, const core::OpVersion& op,
-                         const case_sources::CaseData& data, const EvaluationSettings& settings,
+                         const core::CaseRecord& data, const EvaluationSettings& settings,
                          std::int64_t& next_call_id) {
     const auto start = std::chrono::steady_clock::now();
     CaseResult r;

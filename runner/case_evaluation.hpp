@@ -53,12 +53,12 @@ struct CaseResult {
 // every step of judging it reads.
 struct PreparedCase {
     const core::OpVersion* op = nullptr;
-    const case_sources::CaseData* data = nullptr;
+    const core::CaseRecord* data = nullptr;
     std::optional<core::PreparedCall> call;  // none: the spec rejects the inputs
     std::string invalidity;                  // then the reason class (PROTOCOL.md section 6)
     std::string error;                       // and the spec's error
 };
-PreparedCase prepare_case(const core::OpVersion& op, const case_sources::CaseData& data);
+PreparedCase prepare_case(const core::OpVersion& op, const core::CaseRecord& data);
 
 // The expected output: the case's own expectation, else the reference's (the optimized
 // implementation's above 2^20 elements: bit-exact with the reference, proven by the property
@@ -77,7 +77,7 @@ std::int64_t output_elements(const PreparedCase& p);
 // - An invalid call rejected with a reason class (PROTOCOL.md section 6) other than "other"
 //   that is not the class of its invalidity is FAILED, category `rejection_reason`.
 CaseResult evaluate_case(backends::Backend& backend, const core::OpVersion& op,
-                         const case_sources::CaseData& data, const EvaluationSettings& settings,
+                         const core::CaseRecord& data, const EvaluationSettings& settings,
                          std::int64_t& next_call_id);
 
 }  // namespace runner

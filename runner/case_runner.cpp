@@ -24,8 +24,8 @@
 namespace runner {
 namespace {
 
-using case_sources::CaseData;
 using case_sources::PlannedCase;
+using core::CaseRecord;
 using results::Status;
 
 constexpr std::size_t kFindingsShown = 20;
@@ -81,7 +81,7 @@ void print_declared(const CaseRunner& r) {
 
 }  // namespace
 
-CaseResult CaseRunner::evaluate(const core::OpVersion& op, const case_sources::CaseData& data) {
+CaseResult CaseRunner::evaluate(const core::OpVersion& op, const core::CaseRecord& data) {
     return evaluate_case(*backend, op, data, settings, next_call);
 }
 
@@ -90,7 +90,7 @@ CaseResult CaseRunner::evaluate(const core::OpVersion& op, const case_sources::C
 std::optional<ShrinkOutcome> CaseRunner::shrink(const case_sources::PlannedCase& c,
                                                 const CaseResult& result) {
     // Every candidate runs in the case's graph form, and its id keeps the form's prefix.
-    const auto run = [&](case_sources::CaseData d) {
+    const auto run = [&](core::CaseRecord d) {
         d.graph_form = c.graph_form;
         return evaluate(*c.op, d);
     };
@@ -111,10 +111,10 @@ std::optional<ShrinkOutcome> CaseRunner::shrink(const case_sources::PlannedCase&
 
 // The repro files of a deviation: of its minimal case when it was shrunk.
 std::vector<std::string> CaseRunner::save(const case_sources::PlannedCase& c,
-                                          const case_sources::CaseData& data, CaseResult& result,
+                                          const core::CaseRecord& data, CaseResult& result,
                                           const std::optional<ShrinkOutcome>& minimal) {
     const std::string id = minimal ? minimal->id : c.id;
-    const case_sources::CaseData& shown = minimal ? minimal->data : data;
+    const core::CaseRecord& shown = minimal ? minimal->data : data;
     const CaseResult& shown_result = minimal ? minimal->result : result;
     try {
         const std::int64_t elements =
@@ -126,7 +126,7 @@ std::vector<std::string> CaseRunner::save(const case_sources::PlannedCase& c,
             return {};
         }
         // A call re-run without undefined elements: the repro is the re-run call.
-        case_sources::CaseData defined = shown;
+        core::CaseRecord defined = shown;
         if (shown_result.defined_b) defined.b = *shown_result.defined_b;
         const std::filesystem::path out = std::filesystem::absolute(options.out);
         return save_repro((out.lexically_normal() / repro_dir_name(id)).string(), *c.op, defined,
@@ -137,7 +137,7 @@ std::vector<std::string> CaseRunner::save(const case_sources::PlannedCase& c,
     }
 }
 
-void CaseRunner::record(const case_sources::PlannedCase& c, const case_sources::CaseData* data,
+void CaseRunner::record(const case_sources::PlannedCase& c, const core::CaseRecord* data,
                         CaseResult result) {
     std::optional<ShrinkOutcome> minimal;
     std::vector<std::string> files;
@@ -205,9 +205,10 @@ bool CaseRunner::run_claimed(const case_sources::PlannedCase& c) {
         record(c, nullptr, std::move(r));
         return false;
     }
-    case_sources::CaseData data;
+    core::CaseRecord data;
     try {
         data = c.build();
+        data.id = c.id;
     } catch (const std::exception& e) {
         CaseResult r;
         r.status = results::Status::error;

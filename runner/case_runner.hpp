@@ -45,13 +45,12 @@ struct CaseRunner {
     void recall(const results::CaseLine& line);
 
   private:
-    CaseResult evaluate(const core::OpVersion& op, const case_sources::CaseData& data);
+    CaseResult evaluate(const core::OpVersion& op, const core::CaseRecord& data);
     std::optional<ShrinkOutcome> shrink(const case_sources::PlannedCase& c,
                                         const CaseResult& result);
-    std::vector<std::string> save(const case_sources::PlannedCase& c,
-                                  const case_sources::CaseData& data, CaseResult& result,
-                                  const std::optional<ShrinkOutcome>& minimal);
-    void record(const case_sources::PlannedCase& c, const case_sources::CaseData* data,
+    std::vector<std::string> save(const case_sources::PlannedCase& c, const core::CaseRecord& data,
+                                  CaseResult& result, const std::optional<ShrinkOutcome>& minimal);
+    void record(const case_sources::PlannedCase& c, const core::CaseRecord* data,
                 CaseResult result);
     void judge(const results::CaseLine& line);
     bool run_claimed(const case_sources::PlannedCase& c);

@@ -37,7 +37,7 @@ ExportCounts export_onnx_node_tests(const RunOptions& o, const std::string& dir)
         } else if (c.graph_form != "runtime") {
             ++counts.other_form;
         } else {
-            const case_sources::CaseData data = c.build();
+            const core::CaseRecord data = c.build();
             const core::OpOutput expected = expected_output(prepare_case(*c.op, data));
             if (!expected.undefined.empty()) {
                 ++counts.undefined;

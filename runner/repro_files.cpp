@@ -21,7 +21,7 @@ std::string repro_dir_name(const std::string& case_id) {
 }
 
 std::vector<std::string> save_repro(const std::string& dir, const core::OpVersion& op,
-                                    const case_sources::CaseData& data, const CaseResult& result) {
+                                    const core::CaseRecord& data, const CaseResult& result) {
     std::filesystem::create_directories(dir);
     std::vector<std::string> files;
     const auto save = [&](const std::string& name, const core::Tensor& t) {

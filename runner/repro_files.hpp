@@ -17,6 +17,6 @@ std::string repro_dir_name(const std::string& case_id);
 // 0), actual.npy (when the backend gave an output), and onnx/ (model.onnx + test_data_set_0)
 // for valid cases of ONNX op versions. Returns the paths written. Throws core::Error(input).
 std::vector<std::string> save_repro(const std::string& dir, const core::OpVersion& op,
-                                    const case_sources::CaseData& data, const CaseResult& result);
+                                    const core::CaseRecord& data, const CaseResult& result);
 
 }  // namespace runner

@@ -14,7 +14,7 @@ namespace runner {
 // What the results line of a case needs besides its result.
 struct CaseRecord {
     const case_sources::PlannedCase* planned = nullptr;
-    const case_sources::CaseData* data = nullptr;  // null when the case was not built
+    const core::CaseRecord* data = nullptr;  // null when the case was not built
     const CaseResult* result = nullptr;
     const ShrinkOutcome* minimal = nullptr;  // the shrunk failing case, when there is one
     std::vector<std::string> files;          // repro files written for it

@@ -66,7 +66,7 @@ case_sources::PlannedCase in_form(case_sources::PlannedCase c, const std::string
     c.id = form + "/" + c.id;
     c.graph_form = form;
     c.build = [build = std::move(c.build), form] {
-        case_sources::CaseData d = build();
+        core::CaseRecord d = build();
         d.graph_form = form;
         return d;
     };

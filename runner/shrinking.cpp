@@ -19,7 +19,7 @@ bool fails_the_same_way(const CaseResult& original, const CaseResult& candidate)
 // output first) ends on larger cases; measured, it did.
 std::optional<ShrinkOutcome> shrink_failure(
     const case_sources::RandomCaseKey& key, const CaseResult& original, int budget,
-    const std::function<CaseResult(const case_sources::CaseData&)>& run) {
+    const std::function<CaseResult(const core::CaseRecord&)>& run) {
     std::optional<ShrinkOutcome> best;
     const core::OpVersion& op = *key.combination->op;
     rc::Shrinkable<generators::Case> node = case_sources::random_case_tree(key);
@@ -33,7 +33,7 @@ std::optional<ShrinkOutcome> shrink_failure(
         for (std::size_t i = 0; tries < budget; ++i) {
             auto candidate = shrinks.next();
             if (!candidate) break;
-            case_sources::CaseData data = case_sources::case_data(candidate->value());
+            core::CaseRecord data = case_sources::case_data(candidate->value());
             const std::int64_t candidate_size = output_elements(prepare_case(op, data));
             if (candidate_size > size) continue;
             CaseResult result = run(data);
@@ -72,12 +72,12 @@ std::pair<case_sources::PairBlock, case_sources::PairBlock> halves(
 
 std::optional<ShrinkOutcome> narrow_block_failure(
     const case_sources::Exhaustive16Key& key, const CaseResult& original, int budget,
-    const std::function<CaseResult(const case_sources::CaseData&)>& run) {
+    const std::function<CaseResult(const core::CaseRecord&)>& run) {
     std::optional<ShrinkOutcome> best;
     int tries = 0;
     const auto attempt = [&](const case_sources::PairBlock& block) {
         const case_sources::Exhaustive16Key candidate{key.function, block};
-        case_sources::CaseData data = case_sources::exhaustive16_case_data(candidate);
+        core::CaseRecord data = case_sources::exhaustive16_case_data(candidate);
         CaseResult result = run(data);
         ++tries;
         if (!fails_the_same_way(original, result)) return false;

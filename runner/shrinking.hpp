@@ -14,7 +14,7 @@ namespace runner {
 
 struct ShrinkOutcome {
     std::string id;  // the smallest case that still fails; replayable with `run --case`
-    case_sources::CaseData data;
+    core::CaseRecord data;
     CaseResult result;
     int tries = 0;  // backend calls spent
 };
@@ -24,14 +24,14 @@ struct ShrinkOutcome {
 // `budget` backend calls. nullopt when no shrink fails the same way.
 std::optional<ShrinkOutcome> shrink_failure(
     const case_sources::RandomCaseKey& key, const CaseResult& original, int budget,
-    const std::function<CaseResult(const case_sources::CaseData&)>& run);
+    const std::function<CaseResult(const core::CaseRecord&)>& run);
 
 // A block that failed: the pair of its first mismatch when that pair alone fails the same way;
 // else (and for a crash or hang, which name no element) the block halved, B's rows before A's
 // columns, keeping a half that fails the same way, within `budget` backend calls.
 std::optional<ShrinkOutcome> narrow_block_failure(
     const case_sources::Exhaustive16Key& key, const CaseResult& original, int budget,
-    const std::function<CaseResult(const case_sources::CaseData&)>& run);
+    const std::function<CaseResult(const core::CaseRecord&)>& run);
 
 bool fails_the_same_way(const CaseResult& original, const CaseResult& candidate);
 

@@ -56,12 +56,13 @@ Placement placement_of(const Example& e) {
     return {legacy_off ? core::BroadcastRule::none : e.rule, axis_of(e.attributes)};
 }
 
-std::vector<Check> example_checks(const Example& e) {
+std::vector<core::CaseRecord> example_checks(const Example& e) {
     constexpr auto type = core::ElementType::f32;
-    std::vector<Check> checks;
+    std::vector<core::CaseRecord> checks;
     for (const RuleBinding& binding : bindings(e)) {
-        Check c{binding.op->id(),         binding.op, binding.attributes, fill_dividends(type, e.a),
-                fill_divisors(type, e.b), {}};
+        core::CaseRecord c{binding.op->id(), binding.op, binding.attributes,
+                           fill_dividends(type, e.a), fill_divisors(type, e.b)};
+        c.valid = e.result.has_value();
         if (!e.result)
             c.expected.error = e.error;
         else

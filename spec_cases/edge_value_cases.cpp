@@ -74,7 +74,8 @@ void set_exact(core::Tensor& t, std::int64_t i, const TableRow& row, const std::
 }
 
 // All rows of one arithmetic keyword, as one 1-D check per binding.
-std::vector<Check> checks_for(const std::vector<TableRow>& rows, core::ElementType type) {
+std::vector<core::CaseRecord> checks_for(const std::vector<TableRow>& rows,
+                                         core::ElementType type) {
     const auto n = static_cast<std::int64_t>(rows.size());
     core::Tensor a = core::Tensor::zeros(type, {n}), b = a;
     core::OpOutput expected{a, {}};
@@ -87,29 +88,25 @@ std::vector<Check> checks_for(const std::vector<TableRow>& rows, core::ElementTy
         else
             set_exact(expected.value, i, row, field(row, Field::expected));
     }
-    std::vector<Check> checks;
+    std::vector<core::CaseRecord> checks;
     for (const RuleBinding& binding : bindings(rows.front(), type)) {
         std::string label = binding.op->id() + " " + std::string(core::name(type));
         for (const auto& [k, v] : binding.attributes)
             label += " " + k + "=" + v;
-        checks.push_back({label,
-                          binding.op,
-                          binding.attributes,
-                          a,
-                          b,
-                          {std::nullopt, std::nullopt, std::nullopt}});
+        checks.push_back({label, binding.op, binding.attributes, a, b});
         checks.back().expected.output = expected;
     }
     return checks;
 }
 
-std::vector<Check> case_checks(const std::vector<TableRow>& rows, core::ElementType type) {
+std::vector<core::CaseRecord> case_checks(const std::vector<TableRow>& rows,
+                                          core::ElementType type) {
     std::map<std::string, std::vector<TableRow>> by_arithmetic;
     for (const TableRow& row : rows)
         by_arithmetic[field(row, Field::arithmetic)].push_back(row);
-    std::vector<Check> checks;
+    std::vector<core::CaseRecord> checks;
     for (const auto& [kind, group] : by_arithmetic)
-        for (Check& c : checks_for(group, type))
+        for (core::CaseRecord& c : checks_for(group, type))
             checks.push_back(std::move(c));
     return checks;
 }

@@ -26,23 +26,19 @@ std::string testdata_dir() {
 }
 
 // ONNX's Mul/Div tests carry no attributes; the legacy versions broadcast only when asked.
-Check make_check(const core::OpVersion& op, const io::OnnxDataSet& data,
-                 const std::string& suffix) {
+core::CaseRecord make_check(const core::OpVersion& op, const io::OnnxDataSet& data,
+                            const std::string& suffix) {
     core::AttributeMap attributes;
     if (op.broadcast == core::BroadcastFamily::onnx_legacy && data.a.shape != data.b.shape)
         attributes["broadcast"] = "1";
-    Check c{op.id() + " " + std::string(core::name(data.a.type)) + suffix,
-            &op,
-            attributes,
-            data.a,
-            data.b,
-            {}};
+    core::CaseRecord c{op.id() + " " + std::string(core::name(data.a.type)) + suffix, &op,
+                       attributes, data.a, data.b};
     c.expected.output = core::OpOutput{*data.expected, {}};
     return c;
 }
 
 // One check per ONNX version of the test's op that allows its dtype, for every data set.
-std::vector<Check> testdata_checks(const std::string& test) {
+std::vector<core::CaseRecord> testdata_checks(const std::string& test) {
     const std::string dir = testdata_dir() + "/" + test;
     if (!std::filesystem::is_directory(dir))
         throw core::Error(core::ErrorKind::input,
@@ -50,7 +46,7 @@ std::vector<Check> testdata_checks(const std::string& test) {
     const io::OnnxNodeTest node_test = io::read_onnx_node_test(dir);
     if (node_test.data_sets.empty())
         throw core::Error(core::ErrorKind::input, dir + ": no test_data_set_* directory");
-    std::vector<Check> checks;
+    std::vector<core::CaseRecord> checks;
     for (const io::OnnxDataSet& data : node_test.data_sets) {
         if (!data.expected)
             throw core::Error(core::ErrorKind::input, dir + "/" + data.name + ": no output_0.pb");

@@ -22,15 +22,12 @@ bool floors(const OpenVinoLayer& layer) {
 
 }  // namespace
 
-std::vector<Check> layer_checks(const OpenVinoLayer& layer) {
-    std::vector<Check> checks;
+std::vector<core::CaseRecord> layer_checks(const OpenVinoLayer& layer) {
+    std::vector<core::CaseRecord> checks;
     for (core::ElementType type : layer.op->element_types) {
-        Check c{layer.op->id() + " " + std::string(core::name(type)),
-                layer.op,
-                layer.attributes,
-                fill_dividends(type, layer.ports[0]),
-                fill_divisors(type, layer.ports[1]),
-                {}};
+        core::CaseRecord c{layer.op->id() + " " + std::string(core::name(type)), layer.op,
+                           layer.attributes, fill_dividends(type, layer.ports[0]),
+                           fill_divisors(type, layer.ports[1])};
         c.expected.output = expected_output(layer.op->arithmetic, floors(layer),
                                             placement_of(layer), c.a, c.b, layer.ports[2]);
         checks.push_back(std::move(c));

@@ -11,6 +11,6 @@ namespace spec_cases {
 
 // One check per element type the op allows, on exact operands, with the expected output from
 // the spec's rules (the output port's shape must be the broadcast result). Throws core::Error.
-std::vector<Check> layer_checks(const io::OpenVinoLayer& layer);
+std::vector<core::CaseRecord> layer_checks(const io::OpenVinoLayer& layer);
 
 }  // namespace spec_cases

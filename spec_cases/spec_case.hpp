@@ -6,28 +6,12 @@
 #include <string>
 #include <vector>
 
+#include "core/case_record.hpp"
 #include "core/error.hpp"
 #include "core/op_config.hpp"
 #include "core/op_output.hpp"
 
 namespace spec_cases {
-
-// What a check expects: exact output values (with the elements the spec leaves undefined),
-// only an output shape, or a rejection with an error of one kind.
-struct Expected {
-    std::optional<core::OpOutput> output;
-    std::optional<core::Shape> shape;
-    std::optional<core::ErrorKind> error;
-};
-
-struct Check {
-    std::string label;  // e.g. "openvino.Divide-1 i32 m_pythondiv=false"
-    const core::OpVersion* op = nullptr;
-    core::AttributeMap attributes;
-    core::Tensor a;
-    core::Tensor b;
-    Expected expected;
-};
 
 // Conformance categories, reported apart (docs/SEMANTICS.md sections 2 and 4).
 enum class Category { spec_value, wrap_convention, rejects_invalid };
@@ -37,8 +21,10 @@ struct SpecCase {
     std::string name;    // "openvino.Divide-1.example2_numpy_trunc"
     std::string source;  // where the example comes from
     Category category = Category::spec_value;
-    // Built on demand: a case whose data is missing fails alone, with the reason.
-    std::function<std::vector<Check>()> checks;
+    // Its checks, built on demand: a case whose data is missing fails alone, with the reason.
+    // Each check's id is its label ("openvino.Divide-1 i32 m_pythondiv=false"); `valid` is false
+    // exactly when it expects an error.
+    std::function<std::vector<core::CaseRecord>()> checks;
 };
 
 // Every spec case, in a stable order. Names are unique.

@@ -44,9 +44,9 @@ std::vector<std::string> compare_outputs(const core::OpOutput& expected,
     return lines;
 }
 
-std::vector<std::string> check_one(const Check& check, const Evaluate& evaluate,
+std::vector<std::string> check_one(const core::CaseRecord& check, const Evaluate& evaluate,
                                    bool reports_undefined) {
-    const Expected& want = check.expected;
+    const core::CaseExpectation& want = check.expected;
     core::OpOutput got;
     try {
         got = evaluate(*check.op, check.attributes, check.a, check.b);
@@ -87,17 +87,17 @@ const char* name(Category c) {
 
 CaseOutcome run_case(const SpecCase& c, const Evaluate& evaluate, bool reports_undefined) {
     CaseOutcome outcome{c.name, 0, {}};
-    std::vector<Check> checks;
+    std::vector<core::CaseRecord> checks;
     try {
         checks = c.checks();
     } catch (const std::exception& e) {
         outcome.failures.push_back({c.name, std::string("cannot load the case: ") + e.what()});
         return outcome;
     }
-    for (const Check& check : checks) {
+    for (const core::CaseRecord& check : checks) {
         ++outcome.checks;
         for (std::string& message : check_one(check, evaluate, reports_undefined))
-            outcome.failures.push_back({check.label, std::move(message)});
+            outcome.failures.push_back({check.id, std::move(message)});
     }
     return outcome;
 }

@@ -22,17 +22,15 @@ std::vector<const core::OpVersion*> ops_named(const TableRow& row, core::Element
     return out;
 }
 
-std::vector<Check> row_checks(const TableRow& row) {
+std::vector<core::CaseRecord> row_checks(const TableRow& row) {
     const auto type = core::parse_element_type(row.fields[3]);
     if (!type) fail(row, "unknown element type '" + row.fields[3] + "'");
-    std::vector<Check> checks;
+    std::vector<core::CaseRecord> checks;
     for (const core::OpVersion* op : ops_named(row, *type)) {
-        Check c{op->id() + " " + row.fields[3] + (row.fields[2].empty() ? "" : " " + row.fields[2]),
-                op,
-                parse_attributes(row.fields[2]),
-                parse_shaped_values(*type, row.fields[4]),
-                parse_shaped_values(*type, row.fields[5]),
-                {}};
+        core::CaseRecord c{
+            op->id() + " " + row.fields[3] + (row.fields[2].empty() ? "" : " " + row.fields[2]), op,
+            parse_attributes(row.fields[2]), parse_shaped_values(*type, row.fields[4]),
+            parse_shaped_values(*type, row.fields[5])};
         c.expected.output = core::OpOutput{parse_shaped_values(*type, row.fields[6]), {}};
         checks.push_back(std::move(c));
     }
@@ -53,9 +51,9 @@ std::vector<SpecCase> value_example_cases() {
         const std::vector<TableRow> rows = by_case[name];
         cases.push_back(
             {name, "spec value example (" + rows.front().where + ")", Category::spec_value, [rows] {
-                 std::vector<Check> checks;
+                 std::vector<core::CaseRecord> checks;
                  for (const TableRow& row : rows)
-                     for (Check& c : row_checks(row))
+                     for (core::CaseRecord& c : row_checks(row))
                          checks.push_back(std::move(c));
                  return checks;
              }});
