@@ -89,53 +89,60 @@ std::string adapter_command_line(const std::string& name, const std::string& pla
                    : "";
 }
 
-void check_backend_platform(const std::string& name, const std::string& command,
-                            const std::string& platform) {
-    const PlatformChoice choice = parse_platform(platform);
-    if (!choice.emulated()) return;
-    if (!find_adapter(name))
+BackendChoice choose_backend(const std::string& name, const std::string& command,
+                             const std::string& platform) {
+    const auto& builtins = backends::builtin_backend_names();
+    const bool builtin = std::find(builtins.begin(), builtins.end(), name) != builtins.end();
+    BackendChoice c{name, command, name.empty() || builtin ? nullptr : find_adapter(name), platform,
+                    parse_platform(platform)};
+    if (!c.platform.emulated()) return c;
+    if (!c.adapter)
         throw std::invalid_argument("--platform " + platform + " runs adapters by name (" +
                                     "--backend NAME), not '" + name + command + "'");
-    check_adapter_platform(*find_adapter(name), choice);
+    check_adapter_platform(*c.adapter, c.platform);
+    return c;
+}
+
+std::unique_ptr<backends::Backend> open_backend(const BackendChoice& c) {
+    if (c.name.empty() == c.command.empty())
+        throw std::invalid_argument("give exactly one of --backend NAME and --backend-cmd CMD");
+    check_platform_installed(c.platform);
+    if (!c.command.empty())
+        return backends::start_process_backend({backends::split_command_line(c.command)});
+    if (auto builtin = backends::make_builtin_backend(c.name)) return builtin;
+    if (!c.adapter)
+        throw std::invalid_argument("unknown backend '" + c.name + "' (known: " + backend_names() +
+                                    ")");
+    const std::string cmd =
+        backends::adapter_command(*c.adapter, paths_on(c.platform, adapter_paths()));
+    if (!c.platform.emulated()) check_adapter_files(*c.adapter, cmd);
+    std::vector<std::string> argv = platform_launcher(c.platform);
+    for (std::string& word : backends::split_command_line(cmd))
+        argv.push_back(std::move(word));
+    // Under emulation a library's import takes its factor longer too (TensorFlow: about 45 s).
+    return backends::start_process_backend(
+        {.argv = argv,
+         .startup_timeout_seconds =
+             backends::ProcessOptions{}.startup_timeout_seconds * c.platform.timeout_factor(),
+         .environment = backends::adapter_environment(adapter_paths())});
 }
 
 std::unique_ptr<backends::Backend> open_backend(const std::string& name, const std::string& command,
                                                 const std::string& platform) {
-    if (name.empty() == command.empty())
-        throw std::invalid_argument("give exactly one of --backend NAME and --backend-cmd CMD");
-    const PlatformChoice choice = parse_platform(platform);
-    check_backend_platform(name, command, platform);
-    check_platform_installed(choice);
-    if (!command.empty())
-        return backends::start_process_backend({backends::split_command_line(command)});
-    if (auto builtin = backends::make_builtin_backend(name)) return builtin;
-    if (const std::string cmd = adapter_command_line(name, platform); !cmd.empty()) {
-        if (!choice.emulated()) check_adapter_files(*find_adapter(name), cmd);
-        std::vector<std::string> argv = platform_launcher(choice);
-        for (std::string& word : backends::split_command_line(cmd))
-            argv.push_back(std::move(word));
-        // Under emulation a library's import takes its factor longer too (TensorFlow: about 45 s).
-        return backends::start_process_backend(
-            {.argv = argv,
-             .startup_timeout_seconds =
-                 backends::ProcessOptions{}.startup_timeout_seconds * choice.timeout_factor(),
-             .environment = backends::adapter_environment(adapter_paths())});
-    }
-    throw std::invalid_argument("unknown backend '" + name + "' (known: " + backend_names() + ")");
+    return open_backend(choose_backend(name, command, platform));
 }
 
-void apply_isa_cap(const RunOptions& o) {
-    const std::string cap = parse_platform(o.platform).isa_cap;
-    const backends::Adapter* a = o.backend.empty() ? nullptr : find_adapter(o.backend);
-    if (!a || !a->isa_cap_env.contains(cap)) {
+void apply_isa_cap(const BackendChoice& c) {
+    const std::string& cap = c.platform.isa_cap;
+    if (!c.adapter || !c.adapter->isa_cap_env.contains(cap)) {
         std::string with_knob;
         for (const backends::Adapter& x : adapters())
             if (x.isa_cap_env.contains(cap)) with_knob += (with_knob.empty() ? "" : ", ") + x.name;
         throw std::invalid_argument(
-            "--platform " + o.platform + " needs an adapter whose library has an ISA knob (" +
-            with_knob + "), not '" + (o.backend.empty() ? o.backend_cmd : o.backend) + "'");
+            "--platform " + c.platform_text + " needs an adapter whose library has an ISA knob (" +
+            with_knob + "), not '" + (c.name.empty() ? c.command : c.name) + "'");
     }
-    for (const auto& [variable, value] : a->isa_cap_env.at(cap))
+    for (const auto& [variable, value] : c.adapter->isa_cap_env.at(cap))
         ::setenv(variable.c_str(), value.c_str(), 1);
 }
 

@@ -7,6 +7,7 @@
 
 #include "backends/adapter_table.hpp"
 #include "backends/backend.hpp"
+#include "runner/platform_choice.hpp"
 #include "runner/run_options.hpp"
 
 namespace runner {
@@ -23,22 +24,30 @@ std::string backend_names();
 // is none.
 std::string adapter_command_line(const std::string& name, const std::string& platform = "host");
 
-// Exactly one of `name` and `command` must be given: a built-in backend or an adapter by name,
-// or a command line. On an emulated `platform` (runner/platform_choice.hpp) only an adapter
-// whose manifest lists it. Throws std::invalid_argument for an unknown name, a malformed command
-// line or a platform the backend lacks, backends::BackendStartError when the child cannot be
-// started or says no valid hello.
+// A backend as the options name it, resolved once: a built-in backend or an adapter by name, or
+// a command line, on a platform (runner/platform_choice.hpp).
+struct BackendChoice {
+    std::string name, command;
+    const backends::Adapter* adapter = nullptr;  // when `name` is an adapter's
+    std::string platform_text;                   // --platform as given
+    PlatformChoice platform;
+};
+
+// Throws std::invalid_argument for an unknown platform, and when the backend cannot run on it:
+// an emulated platform runs only adapters by name whose manifest lists it. Usage errors,
+// checked before anything about the platform is read.
+BackendChoice choose_backend(const std::string& name, const std::string& command,
+                             const std::string& platform = "host");
+
+// Exactly one of the choice's name and command must be given. Throws std::invalid_argument for
+// an unknown name or a malformed command line, backends::BackendStartError when the child cannot
+// be started or says no valid hello.
+std::unique_ptr<backends::Backend> open_backend(const BackendChoice& choice);
 std::unique_ptr<backends::Backend> open_backend(const std::string& name, const std::string& command,
                                                 const std::string& platform = "host");
 
-// Throws std::invalid_argument when the backend cannot run on `platform`: an emulated platform
-// runs only adapters by name whose manifest lists it. Usage errors, checked before anything
-// about the platform is read.
-void check_backend_platform(const std::string& name, const std::string& command,
-                            const std::string& platform);
-
 // --platform avx2 (--isa-cap): sets the adapter's own ISA knob in the environment its process
 // inherits. Throws std::invalid_argument for a backend without such a knob.
-void apply_isa_cap(const RunOptions& o);
+void apply_isa_cap(const BackendChoice& choice);
 
 }  // namespace runner

@@ -255,16 +255,16 @@ int finish(CaseRunner& r) {
 
 // Reads --expected before the backend starts: a usage error costs no backend start.
 CaseRunner make_case_runner(const RunOptions& o, std::size_t planned) {
-    const PlatformChoice choice = parse_platform(o.platform);
+    const PlatformChoice platform = parse_platform(o.platform);
     CaseRunner r{.options = o,
-                 .settings = {policy_of(o), o.timeout_seconds * choice.timeout_factor(),
+                 .settings = {policy_of(o), o.timeout_seconds * platform.timeout_factor(),
                               o.undefined_refusal == "deviation"},
                  .summary = RunSummary(static_cast<std::int64_t>(planned))};
     if (o.expected) r.expectations = results::read_expectations(*o.expected);
     if (o.profile) r.profile = profiles::read_profile(*o.profile);
-    check_backend_platform(o.backend, o.backend_cmd, o.platform);  // usage errors first
-    r.platform = platform_facts(choice);
-    if (!choice.isa_cap.empty()) apply_isa_cap(o);
+    r.choice = choose_backend(o.backend, o.backend_cmd, o.platform);  // usage errors first
+    r.platform = platform_facts(r.choice.platform);
+    if (!r.choice.platform.isa_cap.empty()) apply_isa_cap(r.choice);
     return r;
 }
 
@@ -293,7 +293,7 @@ int start_run(const RunOptions& o) {
     CaseRunner runner = make_case_runner(o, 0);
     std::unique_ptr<backends::Backend> backend;
     try {
-        backend = open_backend(o.backend, o.backend_cmd, o.platform);
+        backend = open_backend(runner.choice);
     } catch (const backends::BackendStartError& e) {
         if (o.list_cases) throw;
         std::filesystem::create_directories(o.out);

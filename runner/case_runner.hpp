@@ -16,6 +16,7 @@
 #include "results/case_status.hpp"
 #include "results/expectations.hpp"
 #include "results/results_file.hpp"
+#include "runner/backend_choice.hpp"
 #include "runner/case_evaluation.hpp"
 #include "runner/run_options.hpp"
 #include "runner/run_summary.hpp"
@@ -25,6 +26,7 @@ namespace runner {
 
 struct CaseRunner {
     const RunOptions& options;
+    BackendChoice choice{};  // the backend and platform the options name, resolved once
     EvaluationSettings settings;
     RunSummary summary;
     backends::Backend* backend = nullptr;  // set once the backend runs (not for recalled cases)

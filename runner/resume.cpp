@@ -95,9 +95,9 @@ std::vector<const case_sources::PlannedCase*> remaining_cases(
 }
 
 // The backend the remaining cases run on: the one the run started with, or no resuming.
-std::unique_ptr<backends::Backend> reopen_backend(const RunOptions& o,
+std::unique_ptr<backends::Backend> reopen_backend(const BackendChoice& choice,
                                                   const nlohmann::json& recorded) {
-    std::unique_ptr<backends::Backend> backend = open_backend(o.backend, o.backend_cmd, o.platform);
+    std::unique_ptr<backends::Backend> backend = open_backend(choice);
     const nlohmann::json now = nlohmann::json::parse(backends::to_line(backend->hello()));
     const auto named = [](const nlohmann::json& hello) {
         const results::BackendRecord b = results::backend_record(hello);
@@ -155,7 +155,7 @@ int resume_run(const RunOptions& given) {
     std::cout << "resuming " << dir << ": " << planned.size() - todo.size() << " of "
               << planned.size() << " cases done, " << todo.size() << " to run\n";
     std::unique_ptr<backends::Backend> backend;
-    if (!todo.empty()) backend = reopen_backend(o, run.backend->hello);
+    if (!todo.empty()) backend = reopen_backend(runner.choice, run.backend->hello);
     continue_results(runner, todo, length, backend.get());
     if (todo.empty()) std::cout << "the run was complete: nothing to run; reports rewritten\n";
     const int status = finish(runner);
