@@ -13,4 +13,16 @@ std::vector<SpecCase> all_spec_cases() {
     return cases;
 }
 
+const char* name(Category c) {
+    switch (c) {
+        case Category::spec_value:
+            return "spec-mandated value";
+        case Category::wrap_convention:
+            return "integer overflow (wrap convention)";
+        case Category::rejects_invalid:
+            return "rejects invalid input";
+    }
+    return "?";
+}
+
 }  // namespace spec_cases

@@ -3,7 +3,7 @@
 #include <set>
 
 #include "reference/run.hpp"
-#include "spec_cases/spec_check.hpp"
+#include "runner/spec_check.hpp"
 #include "validator/commands.hpp"
 
 namespace validator {
@@ -11,7 +11,7 @@ namespace {
 
 constexpr int kUsageError = 2;
 
-void print_outcome(const spec_cases::SpecCase& c, const spec_cases::CaseOutcome& outcome) {
+void print_outcome(const spec_cases::SpecCase& c, const runner::CaseOutcome& outcome) {
     std::cout << (outcome.passed() ? "PASS " : "FAIL ") << c.name << "  ["
               << spec_cases::name(c.category) << "; " << outcome.checks << " checks]\n";
     if (outcome.passed()) return;
@@ -43,7 +43,7 @@ int run_spec(const SpecOptions& options) {
         if (!options.cases.empty() &&
             std::find(options.cases.begin(), options.cases.end(), c.name) == options.cases.end())
             continue;
-        const auto outcome = spec_cases::run_case(c, reference::run, /*reports_undefined=*/true);
+        const auto outcome = runner::check_spec_case(c, reference::run, /*reports_undefined=*/true);
         (outcome.passed() ? passed : failed)++;
         if (!outcome.passed() || options.verbose || !options.cases.empty())
             print_outcome(c, outcome);

@@ -8,7 +8,7 @@
 
 #include "spec_cases/spec_case.hpp"
 
-namespace spec_cases {
+namespace runner {
 
 using Evaluate = std::function<core::OpOutput(const core::OpVersion&, const core::AttributeMap&,
                                               const core::Tensor&, const core::Tensor&)>;
@@ -27,6 +27,7 @@ struct CaseOutcome {
 
 // Runs every check of the case. `reports_undefined`: the implementation marks undefined
 // elements itself (the reference does), so its list must equal the expected one.
-CaseOutcome run_case(const SpecCase& c, const Evaluate& evaluate, bool reports_undefined);
+CaseOutcome check_spec_case(const spec_cases::SpecCase& c, const Evaluate& evaluate,
+                            bool reports_undefined);
 
-}  // namespace spec_cases
+}  // namespace runner

@@ -1,4 +1,4 @@
-#include "spec_cases/spec_check.hpp"
+#include "runner/spec_check.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,8 +6,10 @@
 #include "comparison/output_comparison.hpp"
 #include "core/element_text.hpp"
 
-namespace spec_cases {
+namespace runner {
 namespace {
+
+using spec_cases::SpecCase;
 
 std::string join(const std::vector<std::int64_t>& v) {
     std::string s = "[";
@@ -73,19 +75,7 @@ std::vector<std::string> check_one(const core::CaseRecord& check, const Evaluate
 
 }  // namespace
 
-const char* name(Category c) {
-    switch (c) {
-        case Category::spec_value:
-            return "spec-mandated value";
-        case Category::wrap_convention:
-            return "integer overflow (wrap convention)";
-        case Category::rejects_invalid:
-            return "rejects invalid input";
-    }
-    return "?";
-}
-
-CaseOutcome run_case(const SpecCase& c, const Evaluate& evaluate, bool reports_undefined) {
+CaseOutcome check_spec_case(const SpecCase& c, const Evaluate& evaluate, bool reports_undefined) {
     CaseOutcome outcome{c.name, 0, {}};
     std::vector<core::CaseRecord> checks;
     try {
@@ -102,4 +92,4 @@ CaseOutcome run_case(const SpecCase& c, const Evaluate& evaluate, bool reports_u
     return outcome;
 }
 
-}  // namespace spec_cases
+}  // namespace runner
