@@ -9,8 +9,6 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "backends/backend.hpp"
 #include "case_sources/run_case.hpp"
 #include "results/case_status.hpp"

@@ -3,11 +3,15 @@
 #include "core/op_table.hpp"
 
 namespace runner {
+namespace {
 
+// What the results record of a case's result.
 results::Verdict verdict_of(const CaseResult& result) {
     return {result.status,     result.categories, result.message,
             result.mismatches, result.allowances, result.declared};
 }
+
+}  // namespace
 
 results::CaseLine case_line(const CaseRecord& r) {
     const case_sources::PlannedCase& p = *r.planned;

@@ -23,7 +23,4 @@ struct CaseRecord {
 // The case's line; a shrunk case has its minimal case.
 results::CaseLine case_line(const CaseRecord& r);
 
-// What the results record of a case's result.
-results::Verdict verdict_of(const CaseResult& result);
-
 }  // namespace runner
