@@ -48,10 +48,10 @@ double seconds_per_batch(backends::Backend& backend, const Workload& w, int case
                [&] {
                    for (int i = 0; i < cases; ++i) {
                        const auto r = runner::evaluate_case(backend, *w.op, w.data, settings, id);
-                       if (r.status != want)
+                       if (r.verdict.status != want)
                            throw std::runtime_error("bench case ended " +
-                                                    std::string(results::name(r.status)) + ": " +
-                                                    r.message);
+                                                    std::string(results::name(r.verdict.status)) +
+                                                    ": " + r.verdict.message);
                    }
                },
                1, reps)

@@ -99,7 +99,7 @@ std::optional<ShrinkOutcome> CaseRunner::shrink(const case_sources::PlannedCase&
         if (m) m->id = c.id.substr(0, c.id.size() - base.size()) + m->id;
         return m;
     };
-    const results::Status s = result.status;
+    const results::Status s = result.verdict.status;
     if (s != results::Status::failed && s != results::Status::crashed && s != results::Status::hung)
         return std::nullopt;
     if (const auto key = case_sources::parse_exhaustive16_case_id(base))
@@ -121,8 +121,8 @@ std::vector<std::string> CaseRunner::save(const case_sources::PlannedCase& c,
             std::max({shown.a.size(), shown.b.size(), shown_result.expected.value.size(),
                       shown_result.actual.size()});
         if (elements > kReproElementLimit) {
-            result.message += " | repro files not saved: " + std::to_string(elements) +
-                              " elements; `run --case` replays it";
+            result.verdict.message += " | repro files not saved: " + std::to_string(elements) +
+                                      " elements; `run --case` replays it";
             return {};
         }
         // A call re-run without undefined elements: the repro is the re-run call.
@@ -132,7 +132,7 @@ std::vector<std::string> CaseRunner::save(const case_sources::PlannedCase& c,
         return save_repro((out.lexically_normal() / repro_dir_name(id)).string(), *c.op, defined,
                           shown_result);
     } catch (const std::exception& e) {
-        result.message += std::string(" | repro files not saved: ") + e.what();
+        result.verdict.message += std::string(" | repro files not saved: ") + e.what();
         return {};
     }
 }
@@ -141,16 +141,16 @@ void CaseRunner::record(const case_sources::PlannedCase& c, const core::CaseReco
                         CaseResult result) {
     std::optional<ShrinkOutcome> minimal;
     std::vector<std::string> files;
-    if (data && results::is_deviation(result.status)) {
+    if (data && results::is_deviation(result.verdict.status)) {
         minimal = shrink(c, result);
         files = save(c, *data, result, minimal);
     }
     results::CaseLine line = case_line({&c, data, &result, minimal ? &*minimal : nullptr, files});
-    if (results::is_deviation(result.status))
+    if (results::is_deviation(result.verdict.status))
         line.replay = replay_line(options, minimal ? minimal->id : c.id);
     results->append(line);
     if (data && !data->note.empty()) notes.push_back(c.id + ": " + data->note);
-    summary.add(c.op ? c.op->id() : "", result.status);
+    summary.add(c.op ? c.op->id() : "", result.verdict.status);
     judge(line);
 }
 
@@ -200,8 +200,9 @@ void CaseRunner::run(const case_sources::PlannedCase& c) {
 bool CaseRunner::run_claimed(const case_sources::PlannedCase& c) {
     if (!claimed(backend->hello(), c, c.valid)) {
         CaseResult r;
-        r.status = results::Status::unsupported;
-        r.message = kNotClaimed + (c.op ? c.op->id() : "") + " " + std::string(core::name(c.dtype));
+        r.verdict.status = results::Status::unsupported;
+        r.verdict.message =
+            kNotClaimed + (c.op ? c.op->id() : "") + " " + std::string(core::name(c.dtype));
         record(c, nullptr, std::move(r));
         return false;
     }
@@ -211,15 +212,15 @@ bool CaseRunner::run_claimed(const case_sources::PlannedCase& c) {
         data.id = c.id;
     } catch (const std::exception& e) {
         CaseResult r;
-        r.status = results::Status::error;
-        r.message = std::string("the validator could not build this case: ") + e.what();
+        r.verdict.status = results::Status::error;
+        r.verdict.message = std::string("the validator could not build this case: ") + e.what();
         record(c, nullptr, std::move(r));
         return false;
     }
     if (data.valid != c.valid && !claimed(backend->hello(), c, data.valid)) {
         CaseResult r;
-        r.status = results::Status::unsupported;
-        r.message = kNotClaimed + "this (op version, type)";
+        r.verdict.status = results::Status::unsupported;
+        r.verdict.message = kNotClaimed + "this (op version, type)";
         record(c, &data, std::move(r));
         return false;
     }
@@ -257,7 +258,8 @@ int finish(CaseRunner& r) {
 CaseRunner make_case_runner(const RunOptions& o, std::size_t planned) {
     const PlatformChoice platform = parse_platform(o.platform);
     CaseRunner r{.options = o,
-                 .settings = {policy_of(o), o.timeout_seconds * platform.timeout_factor(),
+                 .settings = {{.policy = policy_of(o)},
+                              o.timeout_seconds * platform.timeout_factor(),
                               o.undefined_refusal == "deviation"},
                  .summary = RunSummary(static_cast<std::int64_t>(planned))};
     if (o.expected) r.expectations = results::read_expectations(*o.expected);
@@ -284,9 +286,9 @@ void run_all(CaseRunner& runner, const std::vector<const case_sources::PlannedCa
 
 void bind_profile(CaseRunner& r) {
     if (!r.profile) return;
-    r.settings.profile = &*r.profile;
-    r.settings.platform = &r.platform;
-    r.settings.exercised = &r.exercised;
+    r.settings.judge.profile = &*r.profile;
+    r.settings.judge.platform = &r.platform;
+    r.settings.judge.exercised = &r.exercised;
 }
 
 int start_run(const RunOptions& o) {

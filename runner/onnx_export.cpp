@@ -38,7 +38,8 @@ ExportCounts export_onnx_node_tests(const RunOptions& o, const std::string& dir)
             ++counts.other_form;
         } else {
             const core::CaseRecord data = c.build();
-            const core::OpOutput expected = expected_output(prepare_case(*c.op, data));
+            const core::OpOutput expected =
+                judging::expected_output(judging::prepare_case(*c.op, data));
             if (!expected.undefined.empty()) {
                 ++counts.undefined;
                 continue;

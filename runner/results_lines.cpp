@@ -3,15 +3,6 @@
 #include "core/op_table.hpp"
 
 namespace runner {
-namespace {
-
-// What the results record of a case's result.
-results::Verdict verdict_of(const CaseResult& result) {
-    return {result.status,     result.categories, result.message,
-            result.mismatches, result.allowances, result.declared};
-}
-
-}  // namespace
 
 results::CaseLine case_line(const CaseRecord& r) {
     const case_sources::PlannedCase& p = *r.planned;
@@ -23,7 +14,7 @@ results::CaseLine case_line(const CaseRecord& r) {
     line.valid = r.data ? r.data->valid : p.valid;
     line.graph_form = p.graph_form;
     line.seconds = r.result->seconds;
-    line.verdict = verdict_of(*r.result);
+    line.verdict = r.result->verdict;
     if (r.data) {
         line.shapes = {r.data->a.shape, r.data->b.shape};
         line.attributes = r.data->attributes;
@@ -35,7 +26,7 @@ results::CaseLine case_line(const CaseRecord& r) {
                                             {r.minimal->data.a.shape, r.minimal->data.b.shape},
                                             r.minimal->data.attributes,
                                             r.minimal->tries,
-                                            verdict_of(r.minimal->result)};
+                                            r.minimal->result.verdict};
     line.files = r.files;
     line.undefined_refused = r.result->undefined_refused;
     return line;

@@ -6,10 +6,11 @@
 namespace runner {
 
 bool fails_the_same_way(const CaseResult& original, const CaseResult& candidate) {
-    if (candidate.status != original.status) return false;
-    if (original.status != results::Status::failed) return true;
-    return std::any_of(candidate.categories.begin(), candidate.categories.end(),
-                       [&](const auto& entry) { return original.categories.count(entry.first); });
+    if (candidate.verdict.status != original.verdict.status) return false;
+    if (original.verdict.status != results::Status::failed) return true;
+    return std::any_of(
+        candidate.verdict.categories.begin(), candidate.verdict.categories.end(),
+        [&](const auto& entry) { return original.verdict.categories.count(entry.first); });
 }
 
 // RapidCheck's own order: the first shrink that still fails, level by level, and is no larger
@@ -23,7 +24,8 @@ std::optional<ShrinkOutcome> shrink_failure(
     std::optional<ShrinkOutcome> best;
     const core::OpVersion& op = *key.combination->op;
     rc::Shrinkable<generators::Case> node = case_sources::random_case_tree(key);
-    std::int64_t size = output_elements(prepare_case(op, case_sources::case_data(node.value())));
+    std::int64_t size =
+        judging::output_elements(judging::prepare_case(op, case_sources::case_data(node.value())));
     case_sources::RandomCaseKey at = key;
     int tries = 0;
     bool descended = true;
@@ -34,7 +36,8 @@ std::optional<ShrinkOutcome> shrink_failure(
             auto candidate = shrinks.next();
             if (!candidate) break;
             core::CaseRecord data = case_sources::case_data(candidate->value());
-            const std::int64_t candidate_size = output_elements(prepare_case(op, data));
+            const std::int64_t candidate_size =
+                judging::output_elements(judging::prepare_case(op, data));
             if (candidate_size > size) continue;
             CaseResult result = run(data);
             ++tries;
@@ -85,8 +88,9 @@ std::optional<ShrinkOutcome> narrow_block_failure(
                              std::move(result), 0};
         return true;
     };
-    if (!original.mismatches.empty() && original.mismatches.front().index >= 0 && budget > 0 &&
-        attempt(case_sources::pair_at(key.block, original.mismatches.front().index))) {
+    if (!original.verdict.mismatches.empty() && original.verdict.mismatches.front().index >= 0 &&
+        budget > 0 &&
+        attempt(case_sources::pair_at(key.block, original.verdict.mismatches.front().index))) {
         best->tries = tries;
         return best;
     }

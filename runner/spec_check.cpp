@@ -3,8 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "comparison/output_comparison.hpp"
-#include "core/element_text.hpp"
+#include "judging/case_judge.hpp"
 
 namespace runner {
 namespace {
@@ -18,11 +17,11 @@ std::string join(const std::vector<std::int64_t>& v) {
     return s + "]";
 }
 
-// Compares element by element: bits must match, except that any NaN matches any NaN and
-// expected-undefined elements are skipped. Returns one line per mismatch, at most `limit`
-// lines plus a count of the rest.
-std::vector<std::string> compare_outputs(const core::OpOutput& expected,
-                                         const core::OpOutput& actual, std::size_t limit = 8) {
+// The judge's element comparison (judging::judge_answer, no profile): one line per mismatch,
+// at most `limit` lines plus a count of the rest. Expected-undefined elements are skipped.
+std::vector<std::string> compare_outputs(const core::CaseRecord& check,
+                                         const core::OpOutput& expected, core::OpOutput& actual,
+                                         std::size_t limit = 8) {
     const core::Tensor& x = expected.value;
     const core::Tensor& y = actual.value;
     if (x.type != y.type)
@@ -31,18 +30,23 @@ std::vector<std::string> compare_outputs(const core::OpOutput& expected,
     if (x.shape != y.shape)
         return {"output shape " + core::to_string(y.shape) + ", expected " +
                 core::to_string(x.shape)};
+    const judging::PreparedCase p = judging::prepare_case(*check.op, check);
+    backends::Result answer;
+    answer.outcome = backends::Outcome::ok;
+    answer.output = std::move(actual.value);
+    const results::Verdict v = judging::judge_answer(p, answer, expected, {});
+    actual.value = std::move(answer.output);
     std::vector<std::string> lines;
-    std::size_t mismatches = 0;
-    for (std::int64_t i = 0; i < x.size(); ++i) {
-        if (std::binary_search(expected.undefined.begin(), expected.undefined.end(), i)) continue;
-        if (comparison::same_element(x.type, core::element_bits(x, i), core::element_bits(y, i)))
-            continue;
-        if (++mismatches <= limit)
-            lines.push_back("element " + std::to_string(i) + ": got " + core::format_element(y, i) +
-                            ", expected " + core::format_element(x, i));
-    }
-    if (mismatches > limit)
-        lines.push_back("... " + std::to_string(mismatches - limit) + " more mismatching elements");
+    for (const comparison::Mismatch& m : v.mismatches)
+        if (m.index >= 0 && lines.size() < limit)
+            lines.push_back("element " + std::to_string(m.index) + ": got " + m.actual +
+                            ", expected " + m.expected);
+    std::int64_t mismatches = 0;
+    for (const auto& [category, count] : v.categories)
+        mismatches += count;
+    if (mismatches > static_cast<std::int64_t>(limit))
+        lines.push_back("... " + std::to_string(mismatches - static_cast<std::int64_t>(limit)) +
+                        " more mismatching elements");
     return lines;
 }
 
@@ -66,7 +70,7 @@ std::vector<std::string> check_one(const core::CaseRecord& check, const Evaluate
         return {"output shape " + core::to_string(got.value.shape) + ", expected " +
                 core::to_string(*want.shape)};
     if (!want.output) return {};
-    std::vector<std::string> problems = compare_outputs(*want.output, got);
+    std::vector<std::string> problems = compare_outputs(check, *want.output, got);
     if (reports_undefined && got.undefined != want.output->undefined)
         problems.push_back("undefined elements " + join(got.undefined) + ", expected " +
                            join(want.output->undefined));

@@ -1,5 +1,5 @@
-// Checking an implementation against the spec cases: each check run, its output compared with
-// the expected one element by element (comparison::same_element).
+// Checking an implementation against the spec cases: each check run, its output judged against
+// the expected one by the judge (judging::judge_answer), as `run` judges a backend's.
 #pragma once
 
 #include <functional>

@@ -17,7 +17,7 @@ LAYERS = {
     "generators": 2, "comparison": 2, "io": 2, "behaviours": 2,
     "results": 3, "spec_cases": 3,
     "backends": 4, "case_sources": 4, "profiles": 4,
-    "reports": 5,
+    "reports": 5, "judging": 5,
     "runner": 6,
     "validator": 7,
     # Tests, tools and fuzz targets sit above what they exercise.

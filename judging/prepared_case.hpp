@@ -1,0 +1,32 @@
+// A case with its call prepared once (core::prepare_call: output shape, broadcast plan), and
+// its expected output: what every step of judging it reads.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "core/case_record.hpp"
+#include "core/op_config.hpp"
+#include "core/op_output.hpp"
+
+namespace judging {
+
+struct PreparedCase {
+    const core::OpVersion* op = nullptr;
+    const core::CaseRecord* data = nullptr;
+    std::optional<core::PreparedCall> call;  // none: the spec rejects the inputs
+    std::string invalidity;                  // then the reason class (PROTOCOL.md section 6)
+    std::string error;                       // and the spec's error
+};
+PreparedCase prepare_case(const core::OpVersion& op, const core::CaseRecord& data);
+
+// The output's element count; throws core::Error when the spec rejects the inputs.
+std::int64_t output_elements(const PreparedCase& p);
+
+// The expected output: the case's own expectation, else the reference's (the optimized
+// implementation's above 2^20 elements: bit-exact with the reference, proven by the property
+// suite, and fast). Throws core::Error when the spec rejects the inputs.
+core::OpOutput expected_output(const PreparedCase& p);
+
+}  // namespace judging
