@@ -72,10 +72,11 @@ bool matches_whole(const profiles::Entry& e, const core::PreparedCall& call,
 
 // Declared value entries that predict a different output than the expected one for this case
 // (any defined element): they were exercised, whatever the backend did.
-void note_exercised(const std::vector<const profiles::Entry*>& entries,
-                    const core::PreparedCall& call, const core::CaseRecord& data,
+void note_exercised(const std::vector<const profiles::Entry*>& entries, const PreparedCase& p,
                     const core::OpOutput& expected, const JudgeSettings& settings) {
-    if (!settings.exercised || core::element_count(call.plan.output) > kStaleCheckLimit) return;
+    if (!settings.exercised || p.elements > kStaleCheckLimit) return;
+    const core::PreparedCall& call = *p.call;
+    const core::CaseRecord& data = *p.data;
     for (const profiles::Entry* e : entries) {
         if (e->status || settings.exercised->count(e->name)) continue;
         const std::optional<comparison::DeclaredOutput> d = declared_output(*e, call, data);
@@ -95,7 +96,7 @@ comparison::Comparison compared(const PreparedCase& p, const core::OpOutput& exp
     comparison::Comparison c =
         comparison::compare_output(call, data.a, data.b, expected, actual, settings.policy);
     const std::vector<const profiles::Entry*> entries = active_entries(call, data, settings);
-    note_exercised(entries, call, data, expected, settings);
+    note_exercised(entries, p, expected, settings);
     if (c.passed() || c.categories.count("dtype")) return c;
     comparison::ComparisonPolicy with_declared = settings.policy;
     for (const profiles::Entry* e : entries) {

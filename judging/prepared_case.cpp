@@ -13,9 +13,10 @@ constexpr std::int64_t kReferenceLimit = std::int64_t{1} << 20;
 }  // namespace
 
 PreparedCase prepare_case(const core::OpVersion& op, const core::CaseRecord& data) {
-    PreparedCase p{&op, &data, std::nullopt, "other", ""};
+    PreparedCase p{&op, &data, std::nullopt, 0, "other", ""};
     try {
         p.call = core::prepare_call(op, data.attributes, data.a, data.b);
+        p.elements = core::element_count(p.call->plan.output);
     } catch (const core::Error& e) {
         p.invalidity = backends::rejection_reason(e.kind());
         p.error = e.what();
@@ -25,7 +26,7 @@ PreparedCase prepare_case(const core::OpVersion& op, const core::CaseRecord& dat
 
 std::int64_t output_elements(const PreparedCase& p) {
     if (!p.call) throw core::Error(core::ErrorKind::input, p.error);
-    return core::element_count(p.call->plan.output);
+    return p.elements;
 }
 
 core::OpOutput expected_output(const PreparedCase& p) {

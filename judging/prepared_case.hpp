@@ -16,6 +16,7 @@ struct PreparedCase {
     const core::OpVersion* op = nullptr;
     const core::CaseRecord* data = nullptr;
     std::optional<core::PreparedCall> call;  // none: the spec rejects the inputs
+    std::int64_t elements = 0;               // the output's element count, with a call
     std::string invalidity;                  // then the reason class (PROTOCOL.md section 6)
     std::string error;                       // and the spec's error
 };
