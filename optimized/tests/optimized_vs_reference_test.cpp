@@ -707,6 +707,80 @@ void expect_division_pairs(ElementType type) {
     expect_division_cases<T>(type, cases);
 }
 
+// 16-bit division where a quotient estimate is closest to going wrong: every divisor d, with the
+// dividends k|d| (an exact quotient) and k|d| + |d| - 1 (just below the next integer) for the
+// largest k and a few small ones, both signs; floor and truncation, every kernel set.
+template <class T>
+void expect_every_16bit_divisor_at_the_edges(ElementType type) {
+    using L = std::numeric_limits<T>;
+    std::vector<T> xs, ys;
+    for (std::int64_t d = L::min(); d <= L::max(); ++d) {
+        const std::int64_t m = d < 0 ? -d : d;
+        if (m == 0) continue;
+        const std::int64_t top = (std::is_signed_v<T> ? std::int64_t{L::max()} + 1 : L::max()) / m;
+        for (const std::int64_t k :
+             {std::int64_t{0}, std::int64_t{1}, std::int64_t{2}, top - 1, top})
+            for (const std::int64_t n : {k * m, k * m + m - 1})
+                for (const std::int64_t sign : {1, -1}) {
+                    const std::int64_t x = sign * n;
+                    if (k < 0 || x < L::min() || x > L::max()) continue;
+                    xs.push_back(static_cast<T>(x));
+                    ys.push_back(static_cast<T>(d));
+                }
+    }
+    const auto tensor = [&](const std::vector<T>& values) {
+        Tensor t = Tensor::zeros(type, {static_cast<std::int64_t>(values.size())});
+        std::memcpy(t.bytes.data(), values.data(), values.size() * sizeof(T));
+        return t;
+    };
+    expect_division_cases<T>(type, {{tensor(xs), tensor(ys)}});
+}
+
+TEST(OptimizedDivisionPairs, Int16EveryDivisorAtTheEdges) {
+    expect_every_16bit_divisor_at_the_edges<std::int16_t>(ElementType::i16);
+}
+
+TEST(OptimizedDivisionPairs, UInt16EveryDivisorAtTheEdges) {
+    expect_every_16bit_divisor_at_the_edges<std::uint16_t>(ElementType::u16);
+}
+
+// Every 16-bit pair (2^32 per type, rounding and kernel set: minutes, so not in the default
+// run): optimized_tests --gtest_also_run_disabled_tests --gtest_filter='*Every16BitPair*'
+template <class T>
+void expect_every_16bit_pair(ElementType type) {
+    Tensor a = Tensor::zeros(type, {65536}), b = Tensor::zeros(type, {65536});
+    for (std::int64_t i = 0; i < 65536; ++i) {
+        const auto x = static_cast<std::uint16_t>(i);
+        std::memcpy(a.bytes.data() + 2 * i, &x, 2);
+    }
+    const OpVersion& op = *core::find_op_version("openvino.Divide-1");
+    for (std::int64_t d = 1; d < 65536; ++d) {
+        const auto y = static_cast<std::uint16_t>(d);
+        for (std::int64_t i = 0; i < 65536; ++i)
+            std::memcpy(b.bytes.data() + 2 * i, &y, 2);
+        for (const char* floor : {"true", "false"}) {
+            const AttributeMap attributes{{"m_pythondiv", floor}};
+            const core::OpOutput expected = reference::run(op, attributes, a, b);
+            for (const auto isa : isas()) {
+                optimized::set_isa_override(isa);
+                const core::OpOutput actual = optimized::run(op, attributes, a, b, 1);
+                ASSERT_TRUE(actual.value.bytes == expected.value.bytes)
+                    << core::name(type) << " divisor bits " << d << " floor=" << floor
+                    << " isa=" << isa_name(isa) << compare_values<T>(expected.value, actual.value);
+            }
+            optimized::set_isa_override(std::nullopt);
+        }
+    }
+}
+
+TEST(OptimizedDivisionPairs, DISABLED_Every16BitPairInt16) {
+    expect_every_16bit_pair<std::int16_t>(ElementType::i16);
+}
+
+TEST(OptimizedDivisionPairs, DISABLED_Every16BitPairUInt16) {
+    expect_every_16bit_pair<std::uint16_t>(ElementType::u16);
+}
+
 TEST(OptimizedDivisionPairs, Int16) {
     expect_division_pairs<std::int16_t>(ElementType::i16);
 }
