@@ -2,9 +2,9 @@
 // Compiled with -mavx2 like kernels_avx2.cpp and entered only after cpu_supports(Isa::avx2).
 //
 // Why these paths (measured with bench/run_benchmark.sh --isa avx2, docs/measurements.md):
-//  * 8- and 16-bit: the operands widened to f32 lanes and multiplied by a biased reciprocal
-//    estimate (vrcpps, a Newton step for 16-bit), exact by the bound at quotient_f32: vdivps (one
-//    per 8 quotients) bounded these rows at 0.4-0.7 of the copy ceiling.
+//  * 8- and 16-bit: the operands widened to f32 lanes, one vdivps per 8 quotients, floor by
+//    vroundps. The float quotient is exact enough (integer_division.hpp); GCC's own vectorization
+//    of the same formula spends most of its time widening the undefined-divisor flag.
 //  * 32-bit: f64 lanes (vdivpd), the conversion back truncating.
 //  * By one divisor (8 to 32 bits): multiply and shift (Granlund and Montgomery), no division.
 //    64-bit by one divisor takes the f64 path too: 4x the scalar multiply-and-shift loop.
@@ -31,45 +31,14 @@ void store(void* p, __m256i v) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// 8 quotients in 32-bit lanes of 8- or 16-bit operands in f32 lanes, as int32, from a reciprocal
-// estimate (vrcpps) instead of vdivps, whose throughput bounded these rows (docs/measurements.md).
-//
-// Why it is exact. Let n, b be integers, b != 0, x = |n/b| and k = trunc(x); |n| = k|b| + r with
-// 0 <= r <= |b| - 1 gives k <= x <= k + 1 - 1/|b|. Then y = x(1 + d) with 0 < d < 1/(|n| + |b|)
-// has trunc(y) = k: y >= x >= k, with y > k when x > 0, and y - x < (k + 1 - 1/|b|)/(|n| + |b|)
-// <= 1/|b| (as k|b| - 1 <= |n|), so y < k + 1. The estimate is y = n · r(b) · (1 + B) with a
-// bias B: vrcpps is within 1.5·2^-12 (3.67e-4) of 1/b relatively (Intel SDM; AMD the same), and
-// each product rounds by at most 2^-24.
-//  * 8-bit, B = 2^-10: d lies in [6.1e-4, 1.35e-3], below 1/510 (|n| + |b| <= 510).
-//  * 16-bit, one Newton step r(2 - br) first (relative error <= 3.67e-4^2 + 3·2^-24 = 3.2e-7),
-//    B = 2^-18: d lies in [3.3e-6, 4.3e-6], below 1/131070 (|n| + |b| <= 131070).
-// cvttps truncates toward zero, so a signed quotient is sign · k. The signed floor divides
-// n' = n + sgn(n)(|b| - 1) instead where the signs differ (floor(n/b) = -ceil(|n|/|b|) =
-// trunc(n'/b)); |n'| + |b| < 3·2^(N-1) stays inside both bounds. Every input pair of the 8-bit
-// types is checked exhaustively against the reference (optimized/tests, every kernel set).
+// 8 quotients in 32-bit lanes from f32 lanes, as int32: truncated by the conversion, or floored
+// first (vroundps). Unsigned quotients are >= 0, where the two agree.
 
-template <int Bits>
-__m256 biased_reciprocal(__m256 b) {
-    __m256 r = _mm256_rcp_ps(b);
-    if constexpr (Bits == 16)
-        r = _mm256_mul_ps(r, _mm256_sub_ps(_mm256_set1_ps(2.0f), _mm256_mul_ps(b, r)));
-    return _mm256_mul_ps(r, _mm256_set1_ps(Bits == 8 ? 1.0f + 0x1p-10f : 1.0f + 0x1p-18f));
-}
-
-// n + sgn(n)(|b| - 1) where n and b have different signs, else n.
-__m256 floor_numerator(__m256 n, __m256 b) {
-    const __m256 sign = _mm256_set1_ps(-0.0f);
-    const __m256 differ =
-        _mm256_castsi256_ps(_mm256_srai_epi32(_mm256_castps_si256(_mm256_xor_ps(n, b)), 31));
-    const __m256 step = _mm256_sub_ps(_mm256_andnot_ps(sign, b), _mm256_set1_ps(1.0f));
-    const __m256 signed_step = _mm256_or_ps(step, _mm256_and_ps(n, sign));
-    return _mm256_add_ps(n, _mm256_and_ps(signed_step, differ));
-}
-
-template <int Bits, bool Signed, bool Floor>
+template <bool Floor>
 __m256i quotient_f32(__m256 a, __m256 b) {
-    const __m256 n = Signed && Floor ? floor_numerator(a, b) : a;
-    return _mm256_cvttps_epi32(_mm256_mul_ps(n, biased_reciprocal<Bits>(b)));
+    __m256 q = _mm256_div_ps(a, b);
+    if constexpr (Floor) q = _mm256_round_ps(q, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+    return _mm256_cvttps_epi32(q);
 }
 
 // 8 bytes (the low 64 bits of v) as f32 lanes.
@@ -100,8 +69,8 @@ __m256i divide_bytes(__m256i a, __m256i b) {
     const __m128i bs[4] = {bl, _mm_unpackhi_epi64(bl, bl), bh, _mm_unpackhi_epi64(bh, bh)};
     __m256i q[4];
     for (int k = 0; k < 4; ++k)
-        q[k] = quotient_f32<8, Signed, Floor>(bytes_to_f32<Signed>(as[k]),
-                                              bytes_to_f32<Signed>(bs[k]));
+        q[k] = quotient_f32 < Floor &&
+               Signed > (bytes_to_f32<Signed>(as[k]), bytes_to_f32<Signed>(bs[k]));
     const __m256i mask = _mm256_set1_epi32(0xFF);  // wraps MIN / -1 = 128 to MIN
     for (__m256i& v : q)
         v = _mm256_and_si256(v, mask);
@@ -117,8 +86,8 @@ __m256i divide_words(__m256i a, __m256i b) {
     const __m128i al = _mm256_castsi256_si128(a), ah = _mm256_extracti128_si256(a, 1);
     const __m128i bl = _mm256_castsi256_si128(b), bh = _mm256_extracti128_si256(b, 1);
     return low_words(
-        quotient_f32<16, Signed, Floor>(words_to_f32<Signed>(al), words_to_f32<Signed>(bl)),
-        quotient_f32<16, Signed, Floor>(words_to_f32<Signed>(ah), words_to_f32<Signed>(bh)));
+        quotient_f32 < Floor && Signed > (words_to_f32<Signed>(al), words_to_f32<Signed>(bl)),
+        quotient_f32 < Floor && Signed > (words_to_f32<Signed>(ah), words_to_f32<Signed>(bh)));
 }
 
 // ---------------------------------------------------------------------------------------------
