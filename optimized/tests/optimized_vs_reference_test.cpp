@@ -592,6 +592,14 @@ TEST(OptimizedScalarDivisor, Int32EveryDivisorClass) {
     }
 }
 
+// A 1-D tensor of `type` holding `values` (their bits: T is the storage type).
+template <class T>
+Tensor tensor_of(ElementType type, const std::vector<T>& values) {
+    Tensor t = Tensor::zeros(type, {static_cast<std::int64_t>(values.size())});
+    std::memcpy(t.bytes.data(), values.data(), values.size() * sizeof(T));
+    return t;
+}
+
 // Divide-1 on each (A, B) case, floor and truncation, through every kernel set: the reference's
 // bits and undefined elements exactly.
 template <class T>
@@ -694,15 +702,10 @@ void expect_division_pairs(ElementType type) {
             xs.push_back(x);
             ys.push_back(y);
         }
-    const auto tensor = [&](const std::vector<T>& values) {
-        Tensor t = Tensor::zeros(type, {static_cast<std::int64_t>(values.size())});
-        std::memcpy(t.bytes.data(), values.data(), values.size() * sizeof(T));
-        return t;
-    };
-    std::vector<std::pair<Tensor, Tensor>> cases{{tensor(xs), tensor(ys)}};
+    std::vector<std::pair<Tensor, Tensor>> cases{{tensor_of<T>(type, xs), tensor_of<T>(type, ys)}};
     for (const T s : v) {
-        cases.emplace_back(tensor(v), tensor({s}));
-        cases.emplace_back(tensor({s}), tensor(v));
+        cases.emplace_back(tensor_of<T>(type, v), tensor_of<T>(type, {s}));
+        cases.emplace_back(tensor_of<T>(type, {s}), tensor_of<T>(type, v));
     }
     expect_division_cases<T>(type, cases);
 }
@@ -728,12 +731,7 @@ void expect_every_16bit_divisor_at_the_edges(ElementType type) {
                     ys.push_back(static_cast<T>(d));
                 }
     }
-    const auto tensor = [&](const std::vector<T>& values) {
-        Tensor t = Tensor::zeros(type, {static_cast<std::int64_t>(values.size())});
-        std::memcpy(t.bytes.data(), values.data(), values.size() * sizeof(T));
-        return t;
-    };
-    expect_division_cases<T>(type, {{tensor(xs), tensor(ys)}});
+    expect_division_cases<T>(type, {{tensor_of<T>(type, xs), tensor_of<T>(type, ys)}});
 }
 
 TEST(OptimizedDivisionPairs, Int16EveryDivisorAtTheEdges) {
@@ -748,29 +746,13 @@ TEST(OptimizedDivisionPairs, UInt16EveryDivisorAtTheEdges) {
 // run): optimized_tests --gtest_also_run_disabled_tests --gtest_filter='*Every16BitPair*'
 template <class T>
 void expect_every_16bit_pair(ElementType type) {
-    Tensor a = Tensor::zeros(type, {65536}), b = Tensor::zeros(type, {65536});
-    for (std::int64_t i = 0; i < 65536; ++i) {
-        const auto x = static_cast<std::uint16_t>(i);
-        std::memcpy(a.bytes.data() + 2 * i, &x, 2);
-    }
-    const OpVersion& op = *core::find_op_version("openvino.Divide-1");
-    for (std::int64_t d = 1; d < 65536; ++d) {
-        const auto y = static_cast<std::uint16_t>(d);
-        for (std::int64_t i = 0; i < 65536; ++i)
-            std::memcpy(b.bytes.data() + 2 * i, &y, 2);
-        for (const char* floor : {"true", "false"}) {
-            const AttributeMap attributes{{"m_pythondiv", floor}};
-            const core::OpOutput expected = reference::run(op, attributes, a, b);
-            for (const auto isa : isas()) {
-                optimized::set_isa_override(isa);
-                const core::OpOutput actual = optimized::run(op, attributes, a, b, 1);
-                ASSERT_TRUE(actual.value.bytes == expected.value.bytes)
-                    << core::name(type) << " divisor bits " << d << " floor=" << floor
-                    << " isa=" << isa_name(isa) << compare_values<T>(expected.value, actual.value);
-            }
-            optimized::set_isa_override(std::nullopt);
-        }
-    }
+    std::vector<T> dividends(65536);
+    for (std::size_t i = 0; i < dividends.size(); ++i)
+        dividends[i] = static_cast<T>(i);
+    const Tensor a = tensor_of<T>(type, dividends);
+    for (std::int64_t d = 1; d < 65536 && !::testing::Test::HasFatalFailure(); ++d)
+        expect_division_cases<T>(
+            type, {{a, tensor_of<T>(type, std::vector<T>(dividends.size(), static_cast<T>(d)))}});
 }
 
 TEST(OptimizedDivisionPairs, DISABLED_Every16BitPairInt16) {
