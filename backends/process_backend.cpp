@@ -15,7 +15,7 @@
 #include <system_error>
 
 #include "backends/child_process.hpp"
-#include "backends/output_region.hpp"
+#include "backends/shared_region.hpp"
 #include "core/op_config.hpp"
 #include "io/npy_file.hpp"
 
@@ -100,18 +100,27 @@ struct CallFiles {
     std::string a, b, out;
 };
 
-// Writes the inputs and returns the request line, '\n' included.
-std::string send_files(const Call& call, const CallFiles& files, std::optional<OutRegion> region) {
-    io::write_npy(files.a, *call.a, io::NpyWrite::in_place);
-    io::write_npy(files.b, *call.b, io::NpyWrite::in_place);
-    const Request request{call.id,
-                          call.op->id(),
-                          call.attributes,
-                          {files.a, call.a->type, call.a->shape},
-                          {files.b, call.b->type, call.b->shape},
-                          files.out,
-                          call.graph_form,
-                          std::move(region)};
+// Writes the inputs, into the input region when there is one and it has room (PROTOCOL.md
+// section 9, item 18), else into the files; returns the request line, '\n' included.
+std::string send_inputs(const Call& call, const CallFiles& files, std::optional<OutRegion> region,
+                        SharedRegion* inputs) {
+    Request request{call.id,
+                    call.op->id(),
+                    call.attributes,
+                    {files.a, call.a->type, call.a->shape, std::nullopt},
+                    {files.b, call.b->type, call.b->shape, std::nullopt},
+                    files.out,
+                    call.graph_form,
+                    std::move(region)};
+    const auto offsets = inputs ? inputs->write_inputs(*call.a, *call.b) : std::nullopt;
+    if (offsets) {
+        request.a.path = request.b.path = inputs->path();
+        request.a.offset = offsets->a;
+        request.b.offset = offsets->b;
+    } else {
+        io::write_npy(files.a, *call.a, io::NpyWrite::in_place);
+        io::write_npy(files.b, *call.b, io::NpyWrite::in_place);
+    }
     return to_line(request) + '\n';
 }
 
@@ -170,11 +179,12 @@ class ProcessBackend : public Backend {
     Result fault(Outcome outcome, std::string message);
 
     ProcessOptions options_;
-    std::string command_;                  // for messages
-    ScratchDir scratch_;                   // outlives child_, which may be writing in it
-    OutputRegion region_;                  // for a hello with output_region; likewise
-    std::unique_ptr<ChildProcess> child_;  // null after a fault until the next call
-    Hello hello_;                          // from the first start
+    std::string command_;                         // for messages
+    ScratchDir scratch_;                          // outlives child_, which may be writing in it
+    SharedRegion region_{RegionWriter::backend};  // for a hello with output_region
+    SharedRegion inputs_{RegionWriter::validator_only};  // for a hello with input_region
+    std::unique_ptr<ChildProcess> child_;                // null after a fault until the next call
+    Hello hello_;                                        // from the first start
 };
 
 ProcessBackend::ProcessBackend(const ProcessOptions& options)
@@ -256,7 +266,7 @@ Result ProcessBackend::run(const Call& call) {
     const std::optional<OutRegion> region = offer_region(call);
     std::string request;
     try {
-        request = send_files(call, files, region);
+        request = send_inputs(call, files, region, hello_.input_region ? &inputs_ : nullptr);
     } catch (const std::exception& e) {
         return {Outcome::error, {}, std::string("cannot pass the inputs: ") + e.what()};
     }

@@ -44,7 +44,9 @@ core::ElementType type_named(const std::string& text) {
 }
 
 json tensor_json(const TensorFile& t) {
-    return {{"path", t.path}, {"dtype", core::name(t.dtype)}, {"shape", t.shape}};
+    json j{{"path", t.path}, {"dtype", core::name(t.dtype)}, {"shape", t.shape}};
+    if (t.offset) j["offset"] = *t.offset;
+    return j;
 }
 
 TensorFile tensor_file(const json& j, const char* key) {
@@ -57,6 +59,11 @@ TensorFile tensor_file(const json& j, const char* key) {
         if (!d.is_number_integer() || d.get<std::int64_t>() < 0)
             throw ProtocolError(std::string(key) + ".shape holds a value that is not a dim");
         t.shape.push_back(d.get<std::int64_t>());
+    }
+    if (v.contains("offset")) {
+        if (!v["offset"].is_number_unsigned())
+            throw ProtocolError(std::string(key) + ".offset is not a byte offset");
+        t.offset = v["offset"].get<std::uint64_t>();
     }
     return t;
 }
@@ -131,6 +138,7 @@ std::string to_line(const Hello& h) {
     json j{{"protocol", kProtocolName}, {"name", h.name}, {"version", h.version}, {"ops", ops}};
     if (!h.graph_forms.empty()) j["graph_forms"] = h.graph_forms;
     if (h.output_region) j["output_region"] = true;
+    if (h.input_region) j["input_region"] = true;
     return j.dump();
 }
 
@@ -196,6 +204,7 @@ Hello parse_hello(std::string_view line) {
     }
     if (j.contains("graph_forms")) h.graph_forms = graph_forms_field(j["graph_forms"]);
     if (j.contains("output_region")) h.output_region = bool_field(j, "output_region");
+    if (j.contains("input_region")) h.input_region = bool_field(j, "input_region");
     return h;
 }
 

@@ -32,25 +32,29 @@ using core::kGraphForms;
 using core::kRuntimeForm;
 
 // What a backend claims: op-version id ("onnx.Mul-14") -> element types, the graph forms it
-// builds (none listed: runtime only), and whether it can write its output into the validator's
-// shared memory (PROTOCOL.md section 9, item 17).
+// builds (none listed: runtime only), whether it can write its output into the validator's
+// shared memory (PROTOCOL.md section 9, item 17), and whether it reads its inputs from the
+// validator's shared memory (item 18).
 struct Hello {
     std::string name;
     std::string version;
     std::map<std::string, std::vector<core::ElementType>> ops;
     std::vector<std::string> graph_forms{};
     bool output_region = false;
+    bool input_region = false;
 
     bool claims(std::string_view op_id) const;
     bool claims(std::string_view op_id, core::ElementType t) const;
     bool builds(std::string_view graph_form) const;  // runtime always
 };
 
-// One input or output file as the request describes it.
+// One input or output file as the request describes it. An input with an offset is the .npy at
+// that byte of `path`, the validator's sealed input region (PROTOCOL.md section 9, item 18).
 struct TensorFile {
     std::string path;
     core::ElementType dtype = core::ElementType::f32;
     core::Shape shape;
+    std::optional<std::uint64_t> offset{};
 };
 
 // Shared memory of `bytes` bytes that the backend may open at `path` and write the output's whole

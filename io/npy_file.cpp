@@ -510,7 +510,7 @@ core::TensorView view_npy(std::span<const std::byte> region, std::optional<Eleme
     const NpyHeader header = parse_npy_header(region, path);
     const ElementType type = npy_element_type(header, dtype, path);
     if (header.big_endian != (std::endian::native == std::endian::big) || header.fortran_order)
-        bad_npy(path, "an output in shared memory must be little-endian and in C order ('" +
+        bad_npy(path, "a .npy in shared memory must be little-endian and in C order ('" +
                           header.descr + "', fortran_order " +
                           (header.fortran_order ? "True" : "False") + ")");
     const std::size_t item = core::byte_size(type);

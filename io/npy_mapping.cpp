@@ -145,6 +145,48 @@ MappedInput::MappedInput(const std::string& path, ElementType dtype, const core:
     }
 }
 
+MappedInput::MappedInput(std::span<const std::byte> region, std::uint64_t offset,
+                         const std::string& path, ElementType dtype, const core::Shape& shape,
+                         const char* which) {
+    const std::string where = path + " at offset " + std::to_string(offset);
+    const auto fail = [&](const std::string& why) {
+        throw HostError(std::string("input ") + which + " '" + where + "' " + why);
+    };
+    if (offset >= region.size())
+        fail("lies past the region's " + std::to_string(region.size()) + " bytes");
+    try {
+        const core::TensorView v = view_npy(region.subspan(offset), dtype, where);
+        if (v.shape != shape)
+            fail("has shape " + core::to_string(v.shape) + ", but the request says " +
+                 core::to_string(shape));
+        data_ = v.bytes.data();
+        byte_size_ = v.bytes.size();
+    } catch (const core::Error& e) {
+        throw HostError(std::string("input ") + which + ": " + e.what());
+    }
+}
+
+// ---- InputRegionMapping ----
+
+std::span<const std::byte> InputRegionMapping::map(const std::string& path) {
+    const auto fail = [&](const std::string& why) -> HostError {
+        return HostError("input region '" + path + "' " + why);
+    };
+    const FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+    if (fd.get() < 0) throw fail("cannot be opened: " + errno_text(errno));
+    struct stat st {};
+    if (::fstat(fd.get(), &st) != 0) throw fail("cannot be examined: " + errno_text(errno));
+    if (!S_ISREG(st.st_mode) || st.st_size <= 0) throw fail("is not a regular file with bytes");
+    const auto bytes = static_cast<std::uint64_t>(st.st_size);
+    if (!mapping_ || path != path_ || bytes != bytes_) {
+        mapping_.reset();
+        mapping_ = FileMapping(fd.get(), static_cast<std::size_t>(bytes), false, path);
+        path_ = path;
+        bytes_ = bytes;
+    }
+    return {mapping_.data(), mapping_.length()};
+}
+
 // ---- RegionMapping ----
 
 std::span<std::byte> RegionMapping::map(const std::string& path, std::uint64_t bytes) {

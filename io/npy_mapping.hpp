@@ -50,6 +50,10 @@ class MappedInput {
     // header disagrees with the request's dtype or shape.
     MappedInput(const std::string& path, core::ElementType dtype, const core::Shape& shape,
                 const char* which);
+    // The .npy at `offset` of an input region (backends/PROTOCOL.md section 9, item 18), viewed
+    // in place: little-endian, C order, aligned, inside the region. Throws HostError likewise.
+    MappedInput(std::span<const std::byte> region, std::uint64_t offset, const std::string& path,
+                core::ElementType dtype, const core::Shape& shape, const char* which);
 
     // byte_size() bytes aligned to the element size (copied only if the file's data offset
     // is not: numpy pads headers to 64 bytes, so in practice never).
@@ -70,6 +74,19 @@ class RegionMapping {
     // The region at `path` of `bytes` bytes. Throws HostError when it cannot be opened or
     // mapped, or is smaller than `bytes`.
     std::span<std::byte> map(const std::string& path, std::uint64_t bytes);
+
+  private:
+    std::string path_;
+    std::uint64_t bytes_ = 0;
+    FileMapping mapping_;
+};
+
+// The input region requests name (backends/PROTOCOL.md section 9, item 18): the whole memfd
+// mapped read-only, and kept mapped while requests name the same path and it keeps its size.
+class InputRegionMapping {
+  public:
+    // Throws HostError when `path` cannot be opened or mapped, or is not a regular file.
+    std::span<const std::byte> map(const std::string& path);
 
   private:
     std::string path_;

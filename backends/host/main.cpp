@@ -32,7 +32,7 @@ bool blank(std::string_view line) {
 
 int serve_stdin(const backends::host::PluginLibrary& plugin) {
     write_line(backends::to_line(plugin.hello()));
-    io::RegionMapping regions;
+    backends::host::Regions regions;
     for (std::string line; std::getline(std::cin, line);)
         if (!blank(line)) write_line(backends::host::answer_line(line, plugin, regions));
     return 0;

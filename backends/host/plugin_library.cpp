@@ -53,6 +53,7 @@ Hello hello_from(const eltwise_backend_info& info) {
     for (std::size_t i = 0; i < info.claim_count; ++i)
         add_claim(hello, info.claims[i]);
     hello.output_region = true;  // the host writes into the region for every plugin
+    hello.input_region = true;   // and reads the inputs from theirs
     return hello;
 }
 

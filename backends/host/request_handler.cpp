@@ -65,9 +65,15 @@ std::span<std::byte> offered_region(const Request& r, io::RegionMapping& regions
     }
 }
 
-Response call_plugin(const Request& r, const PluginLibrary& plugin, io::RegionMapping& regions) {
-    const MappedInput a(r.a.path, r.a.dtype, r.a.shape, "a");
-    const MappedInput b(r.b.path, r.b.dtype, r.b.shape, "b");
+// An input from its file, or in place from the input region when the request gives an offset.
+MappedInput mapped_input(const TensorFile& t, const char* which, Regions& regions) {
+    if (!t.offset) return MappedInput(t.path, t.dtype, t.shape, which);
+    return MappedInput(regions.inputs.map(t.path), *t.offset, t.path, t.dtype, t.shape, which);
+}
+
+Response call_plugin(const Request& r, const PluginLibrary& plugin, Regions& regions) {
+    const MappedInput a = mapped_input(r.a, "a", regions);
+    const MappedInput b = mapped_input(r.b, "b", regions);
     std::vector<eltwise_attribute> attributes;
     for (const auto& [name, value] : r.attributes)
         attributes.push_back({name.c_str(), value.c_str()});
@@ -77,7 +83,7 @@ Response call_plugin(const Request& r, const PluginLibrary& plugin, io::RegionMa
                             attributes.data(),
                             tensor_view(r.a, a),
                             tensor_view(r.b, b)};
-    OutputFile out(r.out, offered_region(r, regions));
+    OutputFile out(r.out, offered_region(r, regions.output));
     const eltwise_output output{&OutputFile::allocate, &out};
     char message[kMessageCapacity] = {};
     const int status = plugin.run(call, output, message, sizeof message);
@@ -95,7 +101,7 @@ std::int64_t salvage_id(std::string_view line) {
 
 }  // namespace
 
-Response serve(const Request& request, const PluginLibrary& plugin, io::RegionMapping& regions) {
+Response serve(const Request& request, const PluginLibrary& plugin, Regions& regions) {
     const core::OpVersion* op = core::find_op_version(request.op);
     if (!op || op->id() != request.op)
         return answer(request.id, Answer::error,
@@ -108,7 +114,7 @@ Response serve(const Request& request, const PluginLibrary& plugin, io::RegionMa
 }
 
 std::string answer_line(std::string_view request_line, const PluginLibrary& plugin,
-                        io::RegionMapping& regions) {
+                        Regions& regions) {
     Request request;
     try {
         request = parse_request(request_line);

@@ -264,6 +264,22 @@ TEST_F(ProcessBackendTest, RegionCannotBeTruncatedUnderTheValidator) {
     expect_shared_product(backend->run(mul.call(2)));
 }
 
+// PROTOCOL.md section 9, item 18: the inputs in the validator's memory, which the backend reads
+// in place and cannot change (the fixture tries write() and a writable shared mapping).
+TEST_F(ProcessBackendTest, InputRegionIsReadInPlaceAndSealedAgainstTheBackend) {
+    auto backend =
+        start_process_backend(fixture({"--hello", "input-region", "--mode", "input-region-write"}));
+    EXPECT_TRUE(backend->hello().input_region);
+    expect_product(backend->run(mul.call(1)));
+    expect_product(backend->run(mul.call(2)));
+}
+
+TEST_F(ProcessBackendTest, InputRegionIsOfferedOnlyToBackendsThatAskForIt) {
+    auto backend = start_process_backend(fixture({"--mode", "input-files"}));
+    EXPECT_FALSE(backend->hello().input_region);
+    expect_product(backend->run(mul.call(1)));
+}
+
 TEST_F(ProcessBackendTest, Bf16WithoutDtypeReadsAsRawU16) {
     core::Tensor a = core::Tensor::zeros(ElementType::bf16, {2});
     a.values<std::uint16_t>()[0] = 0x3f80;  // 1.0
