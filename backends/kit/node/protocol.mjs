@@ -24,6 +24,7 @@ export function hello(name, version, ops, graphForms = []) {
   const greeting = { protocol: PROTOCOL, name, version: String(version), ops };
   if (graphForms.length) greeting.graph_forms = ['runtime', ...graphForms.filter((f) => f !== 'runtime')];
   greeting.output_region = true;
+  greeting.input_region = true; // readNpy reads the inputs from the region
   return greeting;
 }
 

@@ -33,6 +33,24 @@ test('readNpy reads a hand-made file and checks it against the request', () => {
   assert.throws(() => readNpy({ path: file, dtype: 'i32', shape: [6] }), /the request says i32 \[6\]/);
 });
 
+test('readNpy reads an input at its offset in the input region', () => {
+  const file = path.join(folder, 'a.npy');
+  handNpy(file);
+  const npy = fs.readFileSync(file);
+  const region = path.join(folder, 'input-region');
+  fs.writeFileSync(region, Buffer.concat([Buffer.alloc(192, 7), npy, Buffer.alloc(64, 9)]));
+  assert.deepEqual([...readNpy({ path: region, offset: 192, dtype: 'i32', shape: [2, 3] })],
+    [1, 2, 3, 4, 5, 6]);
+  assert.throws(() => readNpy({ path: region, offset: 0, dtype: 'i32', shape: [2, 3] }),
+    /at offset 0: not a .npy file/);
+  assert.throws(() => readNpy({ path: region, offset: 192, dtype: 'i32', shape: [3, 3] }),
+    /at offset 192 holds <i4 \[2,3\], the request says i32 \[3,3\]/);
+  const short = path.join(folder, 'short-region');
+  fs.writeFileSync(short, npy.subarray(0, npy.length - 4));
+  assert.throws(() => readNpy({ path: short, offset: 0, dtype: 'i32', shape: [2, 3] }),
+    /would end past the region's 148 bytes/);
+});
+
 test('npyPreamble pads to a multiple of 64 bytes as numpy does, 1-d shapes with a comma', () => {
   const p = npyPreamble('<f4', [5]);
   assert.equal(p.length, 128); // 10 + 57 characters + newline, padded
@@ -69,9 +87,9 @@ test('answer maps thrown answers, reasons only for rejections, and errors', asyn
   assert.throws(() => new Answer('rejected', 'bad', 'value'), /not one of shape, type, attribute, other/);
 });
 
-test('hello lists runtime first and offers the output region', () => {
+test('hello lists runtime first and offers both regions', () => {
   assert.deepEqual(hello('lib', 1.5, {}, ['const-b']),
-    { protocol: 'eltwise-backend/1', name: 'lib', version: '1.5', ops: {}, graph_forms: ['runtime', 'const-b'], output_region: true });
+    { protocol: 'eltwise-backend/1', name: 'lib', version: '1.5', ops: {}, graph_forms: ['runtime', 'const-b'], output_region: true, input_region: true });
 });
 
 test('modelBytes: opset, IR version, typed legacy attributes, initializers', () => {

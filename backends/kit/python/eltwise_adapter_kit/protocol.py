@@ -8,14 +8,17 @@ import sys
 PROTOCOL = "eltwise-backend/1"
 
 
-def hello(name, version, ops, graph_forms=(), output_region=True):
+def hello(name, version, ops, graph_forms=(), output_region=True, input_region=True):
     """The hello: `ops` maps op-version ids to the types claimed; `graph_forms` the forms built
-    besides "runtime" (the hello then lists runtime first)."""
+    besides "runtime" (the hello then lists runtime first); the regions as load_input and
+    write_output use them."""
     greeting = {"protocol": PROTOCOL, "name": name, "version": str(version), "ops": ops}
     if graph_forms:
         greeting["graph_forms"] = ["runtime"] + [f for f in graph_forms if f != "runtime"]
     if output_region:
         greeting["output_region"] = True
+    if input_region:
+        greeting["input_region"] = True
     return greeting
 
 

@@ -1,9 +1,10 @@
 """Inputs and outputs as the protocol has them (backends/PROTOCOL.md section 3, "The .npy
-files", and section 9 item 17, the output region): .npy v1.0, little-endian, C order; bf16 as
+files", and section 9 items 17 and 18, the output and input regions): .npy v1.0, little-endian, C order; bf16 as
 its raw bits, '<u2'. Suite type names ("i8" ... "f64", "bf16", "boolean") name element types.
 """
 import io
 import mmap
+import os
 
 import numpy as np
 
@@ -22,13 +23,57 @@ def type_name(dtype):
     return next((name for name, t in NUMPY_TYPES.items() if np.dtype(t) == dtype), None)
 
 
+class InputRegion:
+    """The validator's sealed input memory (section 9, item 18), mapped read-only and kept mapped
+    while requests name the same path and it keeps its size. An old mapping is dropped, never
+    closed: arrays viewing it may still live."""
+
+    def __init__(self):
+        self.key, self.map = None, None
+
+    def get(self, path):
+        with open(path, "rb") as f:
+            key = (path, os.fstat(f.fileno()).st_size)
+            if key != self.key:
+                self.key, self.map = None, None
+                self.map = mmap.mmap(f.fileno(), key[1], access=mmap.ACCESS_READ)
+                self.key = key
+        return self.map
+
+
+INPUTS = InputRegion()
+
+
+def region_input(tensor):
+    """The .npy at the input's offset in the input region, viewed in place (read-only)."""
+    region, offset = INPUTS.get(tensor["path"]), tensor["offset"]
+    where = f"{tensor['path']} at offset {offset}"
+    if offset + 12 > len(region) or region[offset:offset + 6] != b"\x93NUMPY":
+        raise ValueError(f"{where}: not a .npy file")
+    version = region[offset + 6]
+    length = int.from_bytes(region[offset + 8:offset + (10 if version == 1 else 12)], "little")
+    end = offset + (10 if version == 1 else 12) + length
+    header = io.BytesIO(region[offset:end])
+    np.lib.format.read_magic(header)
+    read = np.lib.format.read_array_header_1_0 if version == 1 else np.lib.format.read_array_header_2_0
+    shape, fortran_order, dtype = read(header)
+    count = int(np.prod(shape, dtype=np.int64))
+    if fortran_order or end + count * dtype.itemsize > len(region):
+        raise ValueError(f"{where}: Fortran order, or data past the region's {len(region)} bytes")
+    return np.frombuffer(region, dtype=dtype, count=count, offset=end).reshape(shape)
+
+
 def load_input(tensor):
-    """Loads one input of a request and checks that the file says what the request says. bf16
-    stays raw uint16 bits: view them as the library's bf16 type."""
-    array = np.load(tensor["path"], allow_pickle=False)
+    """Loads one input of a request, from its file or in place from the input region, and checks
+    that it says what the request says. bf16 stays raw uint16 bits: view them as the library's
+    bf16 type. An input in the region is read-only."""
+    if "offset" in tensor:
+        array, where = region_input(tensor), f"{tensor['path']} at offset {tensor['offset']}"
+    else:
+        array, where = np.load(tensor["path"], allow_pickle=False), tensor["path"]
     expected = np.dtype(FILE_TYPES[tensor["dtype"]])
     if array.dtype != expected or list(array.shape) != tensor["shape"]:
-        raise ValueError(f"{tensor['path']} holds {array.dtype} {list(array.shape)}, the request "
+        raise ValueError(f"{where} holds {array.dtype} {list(array.shape)}, the request "
                          f"says {tensor['dtype']} {tensor['shape']}")
     return array
 

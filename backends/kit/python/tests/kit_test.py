@@ -96,6 +96,27 @@ class Answers(Harness):
         self.assertNotIn("in_region", kit.answer(small, lambda r: np.arange(3, dtype=np.int32)))
         self.assertEqual(np.load(request["out"]).tolist(), [0, 1, 2])
 
+    def test_inputs_in_the_region_are_read_in_place(self):
+        # A region as the validator writes it: junk, then A's .npy at offset 192 (numpy's own).
+        path = os.path.join(self.folder, "input-region")
+        with open(path, "wb") as f:
+            f.write(b"\7" * 192)
+            np.save(f, np.array([[1, 2, 3], [4, 5, 6]], np.int32))
+            f.write(b"\9" * 64)
+        a = {"path": path, "offset": 192, "dtype": "i32", "shape": [2, 3]}
+        array = kit.load_input(a)
+        self.assertEqual(array.tolist(), [[1, 2, 3], [4, 5, 6]])
+        self.assertFalse(array.flags.writeable)
+        with self.assertRaisesRegex(ValueError, "at offset 0: not a .npy file"):
+            kit.load_input(dict(a, offset=0))
+        with self.assertRaisesRegex(ValueError, "at offset 192 holds int32 \\[2, 3\\], the "
+                                                "request says i32 \\[3, 2\\]"):
+            kit.load_input(dict(a, shape=[3, 2]))
+        with open(path, "r+b") as f:
+            f.truncate(192 + 128 + 20)  # the data cut short
+        with self.assertRaisesRegex(ValueError, "data past the region's 340 bytes"):
+            kit.load_input(a)
+
     def test_inputs_must_match_the_request(self):
         request = request_for(self.folder, "onnx.Mul-14", np.ones(3, np.int32),
                               np.ones(3, np.int32))
@@ -189,7 +210,7 @@ class Tables(Harness):
         self.assertEqual(kit.hello("lib", 1.5, {}, ("const-b",)),
                          {"protocol": "eltwise-backend/1", "name": "lib", "version": "1.5",
                           "ops": {}, "graph_forms": ["runtime", "const-b"],
-                          "output_region": True})
+                          "output_region": True, "input_region": True})
 
 
 class Smoke(Harness):
