@@ -1,7 +1,9 @@
 // The .npy codec: users' input files and every backend's output file (read_npy), and the same
 // bytes as the plugin host maps them (parse_npy_header). Selector: 0 reads the file as it is,
 // k > 0 asks for the k-th element type (bf16 reads '<u2' bits). A file that reads must write
-// back and read again to the same tensor, and its mapped header must agree with it.
+// back and read again to the same tensor, and its mapped header and its view in shared memory
+// (view_npy) must agree with it.
+#include <algorithm>
 #include <span>
 
 #include "core/error.hpp"
@@ -35,6 +37,28 @@ void check_mapped_header(std::span<const std::byte> file, const core::Tensor& t)
         fuzz::property_failed("parse_npy_header disagrees with read_npy");
 }
 
+// The shared regions' path (view_npy: an output, or an input at its offset, viewed in place): a
+// clear error or a view inside the bytes; one that read_npy also reads is the same tensor.
+void check_view(std::span<const std::byte> region, std::optional<core::ElementType> dtype,
+                const core::Tensor* read) {
+    core::TensorView v;
+    try {
+        v = io::view_npy(region, dtype, "region");
+    } catch (const core::Error&) {
+        return;
+    }
+    if (v.bytes.data() < region.data() ||
+        v.bytes.data() + v.bytes.size() > region.data() + region.size())
+        fuzz::property_failed("view_npy gave bytes outside the region");
+    if (v.bytes.size() !=
+        static_cast<std::size_t>(core::element_count(v.shape)) * core::byte_size(v.type))
+        fuzz::property_failed("view_npy's bytes do not match its shape");
+    if (read &&
+        (v.type != read->type || v.shape != read->shape ||
+         !std::equal(v.bytes.begin(), v.bytes.end(), read->bytes.begin(), read->bytes.end())))
+        fuzz::property_failed("view_npy disagrees with read_npy");
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -48,12 +72,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             io::parse_npy_header(bytes_of(in.rest), "input.npy");
         } catch (const core::Error&) {
         }
+        check_view(bytes_of(in.rest), wanted_type(in.selector), nullptr);
         return 0;  // a clear error is a valid end
     }
     if (t.bytes.size() !=
         static_cast<std::size_t>(core::element_count(t.shape)) * core::byte_size(t.type))
         fuzz::property_failed("the tensor's bytes do not match its shape");
     check_mapped_header(bytes_of(in.rest), t);
+    check_view(bytes_of(in.rest), wanted_type(in.selector), &t);
     check_round_trip(t);
     return 0;
 }
