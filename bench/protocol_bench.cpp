@@ -77,24 +77,9 @@ void print_other(const std::string& command, const Workload& small, const Worklo
                 static_cast<int>(std::log2(n)), builtin_large_s / large_s);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-    core::reuse_large_buffers();  // as eltwise-validate does
-    CLI::App app{"eltwise-protocol-bench: the cost of validating out of process"};
-    int small_cases = 4000, reps = 7, log2_large = 24;
-    app.add_option("--small-cases", small_cases, "Small cases per timed batch")
-        ->capture_default_str();
-    app.add_option("--reps", reps, "Timed repetitions (median)")->capture_default_str();
-    app.add_option("--log2-elements", log2_large, "Size of the large cases")->capture_default_str();
-    std::vector<std::string> others;
-    int other_small_cases = 500;
-    app.add_option("--backend-cmd", others, "Also measure this backend command (repeatable)");
-    app.add_option("--other-small-cases", other_small_cases,
-                   "Small cases per timed batch of a --backend-cmd backend")
-        ->capture_default_str();
-    CLI11_PARSE(app, argc, argv);
-
+// The table: the built-in rows, then those of each --backend-cmd backend.
+void measure(int small_cases, int reps, int log2_large, const std::vector<std::string>& others,
+             int other_small_cases) {
     const Workload small = workload(16), large = workload(std::int64_t{1} << log2_large);
     auto trivial = hosted(ELTWISE_BENCH_TRIVIAL_PLUGIN);
     auto plugin = hosted(ELTWISE_BENCH_OPTIMIZED_PLUGIN);
@@ -127,5 +112,31 @@ int main(int argc, char** argv) {
                 builtin_large_s / plugin_large_s);
     for (const std::string& command : others)
         print_other(command, small, large, other_small_cases, reps, builtin_large_s);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    core::reuse_large_buffers();  // as eltwise-validate does
+    CLI::App app{"eltwise-protocol-bench: the cost of validating out of process"};
+    int small_cases = 4000, reps = 7, log2_large = 24;
+    app.add_option("--small-cases", small_cases, "Small cases per timed batch")
+        ->capture_default_str();
+    app.add_option("--reps", reps, "Timed repetitions (median)")->capture_default_str();
+    app.add_option("--log2-elements", log2_large, "Size of the large cases")->capture_default_str();
+    std::vector<std::string> others;
+    int other_small_cases = 500;
+    app.add_option("--backend-cmd", others, "Also measure this backend command (repeatable)");
+    app.add_option("--other-small-cases", other_small_cases,
+                   "Small cases per timed batch of a --backend-cmd backend")
+        ->capture_default_str();
+    CLI11_PARSE(app, argc, argv);
+    try {
+        measure(small_cases, reps, log2_large, others, other_small_cases);
+    } catch (const std::exception& e) {  // a backend that does not start, or answers wrongly
+        std::fflush(stdout);
+        std::fprintf(stderr, "eltwise-protocol-bench: %s\n", e.what());
+        return 1;
+    }
     return 0;
 }
