@@ -164,6 +164,10 @@ MappedInput::MappedInput(std::span<const std::byte> region, std::uint64_t offset
     } catch (const core::Error& e) {
         throw HostError(std::string("input ") + which + ": " + e.what());
     }
+    // The plugin reads the elements where they lie: an offset that misaligns them is refused.
+    if (reinterpret_cast<std::uintptr_t>(data_) % core::byte_size(dtype) != 0)
+        fail("has its data at a byte not aligned to its " + std::to_string(core::byte_size(dtype)) +
+             "-byte elements");
 }
 
 // ---- InputRegionMapping ----

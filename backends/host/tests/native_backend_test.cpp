@@ -311,6 +311,46 @@ TEST_F(NativeBackendTest, InputFileThatDisagreesWithTheRequestIsAnError) {
     EXPECT_EQ(no_file.status, Answer::error);
 }
 
+// PROTOCOL.md section 9, item 18. The host maps any regular file as the input region; the
+// validator's own is a sealed memfd (backends/tests/process_backend_test.cpp).
+TEST_F(NativeBackendTest, InputsAreReadAtTheirOffsetsInTheInputRegion) {
+    EXPECT_TRUE(parse_hello(start(ELTWISE_OPTIMIZED_PLUGIN_PATH)).input_region);
+    const core::Tensor a = tensor<ElementType::f32>({2}, {1.5f, -2}),
+                       b = tensor<ElementType::f32>({2}, {4, 0.25f});
+    // Junk, A's .npy at `at_a`, B's at 512, more junk.
+    const auto region_with = [&](std::size_t at_a) {
+        std::string bytes(1024, '\x7f');
+        const std::string pa = io::npy_preamble(a.type, a.shape),
+                          pb = io::npy_preamble(b.type, b.shape);
+        bytes.replace(at_a, pa.size(), pa);
+        std::memcpy(bytes.data() + at_a + pa.size(), a.bytes.data(), a.bytes.size());
+        bytes.replace(512, pb.size(), pb);
+        std::memcpy(bytes.data() + 512 + pb.size(), b.bytes.data(), b.bytes.size());
+        const std::string path = (dir_ / ("inputs-" + std::to_string(at_a))).string();
+        std::ofstream(path, std::ios::binary) << bytes;
+        return path;
+    };
+    Request r = request("onnx.Mul-14", a, b);
+    r.a.path = r.b.path = region_with(128);
+    r.a.offset = 128;
+    r.b.offset = 512;
+    EXPECT_EQ(values_of<ElementType::f32>(run_ok(r, ElementType::f32)),
+              (std::vector<float>{6, -0.5f}));
+
+    r.a.offset = 2048;  // past the region
+    Response past = exchange(r);
+    EXPECT_EQ(past.status, Answer::error);
+    EXPECT_NE(past.message.find("lies past the region's 1024 bytes"), std::string::npos)
+        << past.message;
+
+    r.a.path = r.b.path = region_with(130);  // A's data at byte 258: not 4-byte aligned
+    r.a.offset = 130;
+    Response misaligned = exchange(r);
+    EXPECT_EQ(misaligned.status, Answer::error);
+    EXPECT_NE(misaligned.message.find("not aligned to its 4-byte elements"), std::string::npos)
+        << misaligned.message;
+}
+
 TEST_F(NativeBackendTest, TruncatedInputFileIsAnError) {
     start(ELTWISE_OPTIMIZED_PLUGIN_PATH);
     const Request r = request("onnx.Mul-14", tensor<ElementType::f32>({4}, {1, 2, 3, 4}),
