@@ -16,6 +16,7 @@
 
 #include "backends/child_process.hpp"
 #include "backends/shared_region.hpp"
+#include "backends/shared_tensors.hpp"
 #include "core/op_config.hpp"
 #include "io/npy_file.hpp"
 
@@ -100,10 +101,10 @@ struct CallFiles {
     std::string a, b, out;
 };
 
-// Writes the inputs, into the input region when there is one and it has room (PROTOCOL.md
-// section 9, item 18), else into the files; returns the request line, '\n' included.
+// The request line, '\n' included: the inputs where they lie in the shared tensor memory when
+// `shared` places them (PROTOCOL.md section 9, item 18), else written into the files.
 std::string send_inputs(const Call& call, const CallFiles& files, std::optional<OutRegion> region,
-                        SharedRegion* inputs) {
+                        const std::optional<SharedInputs>& shared) {
     Request request{call.id,
                     call.op->id(),
                     call.attributes,
@@ -112,11 +113,10 @@ std::string send_inputs(const Call& call, const CallFiles& files, std::optional<
                     files.out,
                     call.graph_form,
                     std::move(region)};
-    const auto offsets = inputs ? inputs->write_inputs(*call.a, *call.b) : std::nullopt;
-    if (offsets) {
-        request.a.path = request.b.path = inputs->path();
-        request.a.offset = offsets->a;
-        request.b.offset = offsets->b;
+    if (shared) {
+        request.a.path = request.b.path = shared->path;
+        request.a.offset = shared->a;
+        request.b.offset = shared->b;
     } else {
         io::write_npy(files.a, *call.a, io::NpyWrite::in_place);
         io::write_npy(files.b, *call.b, io::NpyWrite::in_place);
@@ -182,9 +182,8 @@ class ProcessBackend : public Backend {
     std::string command_;                         // for messages
     ScratchDir scratch_;                          // outlives child_, which may be writing in it
     SharedRegion region_{RegionWriter::backend};  // for a hello with output_region
-    SharedRegion inputs_{RegionWriter::validator_only};  // for a hello with input_region
-    std::unique_ptr<ChildProcess> child_;                // null after a fault until the next call
-    Hello hello_;                                        // from the first start
+    std::unique_ptr<ChildProcess> child_;         // null after a fault until the next call
+    Hello hello_;                                 // from the first start
 };
 
 ProcessBackend::ProcessBackend(const ProcessOptions& options)
@@ -193,6 +192,8 @@ ProcessBackend::ProcessBackend(const ProcessOptions& options)
     Started started = start();
     child_ = std::move(started.child);
     hello_ = std::move(started.hello);
+    // Tensors made from now on (the cases' inputs) lie where such a backend reads them.
+    if (hello_.input_region) share_tensors();
 }
 
 ProcessBackend::~ProcessBackend() {
@@ -265,8 +266,10 @@ Result ProcessBackend::run(const Call& call) {
     const CallFiles files(scratch_.path(), call.id);
     const std::optional<OutRegion> region = offer_region(call);
     std::string request;
+    std::optional<SharedInputs> shared;  // held until the answer
     try {
-        request = send_inputs(call, files, region, hello_.input_region ? &inputs_ : nullptr);
+        if (hello_.input_region) shared = place_inputs(*call.a, *call.b);
+        request = send_inputs(call, files, region, shared);
     } catch (const std::exception& e) {
         return {Outcome::error, {}, std::string("cannot pass the inputs: ") + e.what()};
     }

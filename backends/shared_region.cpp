@@ -4,10 +4,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include <cstring>
 #include <utility>
-
-#include "io/npy_file.hpp"
 
 namespace backends {
 namespace {
@@ -16,20 +13,6 @@ namespace {
 constexpr std::uint64_t kHeaderRoom = 4096;
 // Sizes are rounded up to this, so that a run's growing tensors replace the region rarely.
 constexpr std::uint64_t kGranule = std::uint64_t{1} << 20;
-constexpr std::uint64_t kAlignment = 64;
-
-std::uint64_t aligned(std::uint64_t n) {
-    return (n + kAlignment - 1) / kAlignment * kAlignment;
-}
-
-// Writes the .npy of t at `at`; returns the end, aligned.
-std::uint64_t write_npy_at(std::span<std::byte> region, std::uint64_t at, const core::Tensor& t,
-                           const std::string& preamble) {
-    std::memcpy(region.data() + at, preamble.data(), preamble.size());
-    if (!t.bytes.empty())
-        std::memcpy(region.data() + at + preamble.size(), t.bytes.data(), t.bytes.size());
-    return aligned(at + preamble.size() + t.bytes.size());
-}
 
 }  // namespace
 
@@ -58,7 +41,8 @@ bool SharedRegion::reserve(std::uint64_t bytes) {
                       (writer_ == RegionWriter::validator_only ? F_SEAL_FUTURE_WRITE : 0);
     try {
         if (::ftruncate(fd, static_cast<off_t>(wanted)) != 0) throw io::HostError("ftruncate");
-        io::FileMapping mapping(fd, static_cast<std::size_t>(wanted), true, "memfd");
+        io::FileMapping mapping(fd, static_cast<std::size_t>(wanted), true, "memfd",
+                                writer_ == RegionWriter::backend);
         if (::fcntl(fd, F_ADD_SEALS, seals) != 0) throw io::HostError("F_ADD_SEALS");
         release();
         mapping_ = std::move(mapping);
@@ -73,18 +57,6 @@ bool SharedRegion::reserve(std::uint64_t bytes) {
 
 void SharedRegion::invalidate() {
     if (mapping_) mapping_.data()[0] = std::byte{0};
-}
-
-std::optional<SharedRegion::InputOffsets> SharedRegion::write_inputs(const core::Tensor& a,
-                                                                     const core::Tensor& b) {
-    const std::string pa = io::npy_preamble(a.type, a.shape),
-                      pb = io::npy_preamble(b.type, b.shape);
-    const std::uint64_t b_at = aligned(pa.size() + a.bytes.size());
-    if (!reserve(b_at + pb.size() + b.bytes.size())) return std::nullopt;
-    const std::span<std::byte> region(mapping_.data(), mapping_.length());
-    write_npy_at(region, 0, a, pa);
-    write_npy_at(region, b_at, b, pb);
-    return InputOffsets{0, b_at};
 }
 
 }  // namespace backends

@@ -1,22 +1,21 @@
 // The validator's side of the shared regions (PROTOCOL.md section 9, items 17 and 18): memory a
-// backend writes its output's .npy into, which the validator then compares in place, and memory
-// the validator writes the inputs' .npy files into, which the backend reads in place. No file is
-// written, read or copied for them.
+// backend writes its output's .npy into, which the validator then compares in place, and the
+// memory the validator keeps its tensors in (backends/shared_tensors.hpp), which a backend reads
+// its inputs from in place. No file is written, read or copied for them.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
-#include <optional>
 #include <span>
 #include <string>
 
-#include "core/tensor.hpp"
 #include "io/npy_mapping.hpp"
 
 namespace backends {
 
-// Who writes the region besides the validator's own mapping: the backend (the output), or
-// nobody (the inputs: sealed against every write but the validator's, F_SEAL_FUTURE_WRITE).
+// Who writes the region besides the validator's own mapping: the backend (the output, mapped
+// whole at once), or nobody (the tensors: sealed against every write but the validator's,
+// F_SEAL_FUTURE_WRITE, and sparse: a page takes memory once a tensor uses it).
 enum class RegionWriter { backend, validator_only };
 
 // A memfd sealed against shrinking and growing, mapped shared. The seals matter: reading a page
@@ -40,13 +39,7 @@ class SharedRegion {
     const std::string& path() const { return path_; }
     std::uint64_t bytes() const { return mapping_.length(); }
     std::span<const std::byte> data() const { return {mapping_.data(), mapping_.length()}; }
-
-    // The input region: reserves room and writes the .npy files of a and b into it, a at 0 and
-    // b after it, each 64-byte aligned; their offsets, or none when memory cannot be had.
-    struct InputOffsets {
-        std::uint64_t a = 0, b = 0;
-    };
-    std::optional<InputOffsets> write_inputs(const core::Tensor& a, const core::Tensor& b);
+    std::span<std::byte> writable() { return {mapping_.data(), mapping_.length()}; }
 
   private:
     void release();

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/element_type.hpp"
+#include "core/tensor_storage.hpp"
 
 namespace core {
 
@@ -24,7 +25,7 @@ inline constexpr std::size_t kTensorAlignment = 64;
 
 // std::allocator, except that construct() without a value default-initializes: resize() leaves
 // bytes as they are. Outputs that a kernel overwrites in full then cost no zero fill. Storage is
-// aligned to kTensorAlignment.
+// aligned to kTensorAlignment, and comes from core::allocate_tensor_bytes.
 template <class T>
 struct DefaultInitAllocator : std::allocator<T> {
     template <class U>
@@ -35,12 +36,9 @@ struct DefaultInitAllocator : std::allocator<T> {
     template <class U>
     DefaultInitAllocator(const DefaultInitAllocator<U>&) noexcept {}
     T* allocate(std::size_t n) {
-        return static_cast<T*>(::operator new (n * sizeof(T), std::align_val_t{kTensorAlignment}));
+        return static_cast<T*>(allocate_tensor_bytes(n * sizeof(T), kTensorAlignment));
     }
-    // Unsized: clang does not enable sized deallocation by default.
-    void deallocate(T* p, std::size_t) noexcept {
-        ::operator delete (p, std::align_val_t{kTensorAlignment});
-    }
+    void deallocate(T* p, std::size_t) noexcept { release_tensor_bytes(p, kTensorAlignment); }
     template <class U>
     void construct(U* p) noexcept {
         ::new (static_cast<void*>(p)) U;

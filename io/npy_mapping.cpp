@@ -83,10 +83,12 @@ core::Shape shape_from(int rank, const std::int64_t* dims) {
 
 // ---- FileMapping ----
 
-FileMapping::FileMapping(int fd, std::size_t length, bool writable, const std::string& path) {
+FileMapping::FileMapping(int fd, std::size_t length, bool writable, const std::string& path,
+                         bool populate) {
     const int protection = writable ? PROT_READ | PROT_WRITE : PROT_READ;
     // MAP_POPULATE maps every page in one call instead of one fault per 4 KiB page.
-    void* base = ::mmap(nullptr, length, protection, MAP_SHARED | MAP_POPULATE, fd, 0);
+    void* base =
+        ::mmap(nullptr, length, protection, MAP_SHARED | (populate ? MAP_POPULATE : 0), fd, 0);
     if (base == MAP_FAILED) throw HostError("cannot map '" + path + "': " + errno_text(errno));
     base_ = static_cast<std::byte*>(base);
     length_ = length;
@@ -184,7 +186,9 @@ std::span<const std::byte> InputRegionMapping::map(const std::string& path) {
     const auto bytes = static_cast<std::uint64_t>(st.st_size);
     if (!mapping_ || path != path_ || bytes != bytes_) {
         mapping_.reset();
-        mapping_ = FileMapping(fd.get(), static_cast<std::size_t>(bytes), false, path);
+        // Not populated: the validator's region is sparse (PROTOCOL.md section 9, item 18), and
+        // the pages of a case's inputs stay mapped for the next cases that reuse them.
+        mapping_ = FileMapping(fd.get(), static_cast<std::size_t>(bytes), false, path, false);
         path_ = path;
         bytes_ = bytes;
     }

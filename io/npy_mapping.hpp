@@ -27,8 +27,10 @@ class HostError : public std::runtime_error {
 class FileMapping {
   public:
     FileMapping() = default;
-    // Maps `length` > 0 bytes of the open file `fd`. Throws HostError naming `path`.
-    FileMapping(int fd, std::size_t length, bool writable, const std::string& path);
+    // Maps `length` > 0 bytes of the open file `fd`, every page at once when `populate` (a sparse
+    // file's holes would then take memory). Throws HostError naming `path`.
+    FileMapping(int fd, std::size_t length, bool writable, const std::string& path,
+                bool populate = true);
     ~FileMapping() { reset(); }
     FileMapping(FileMapping&& other) noexcept;
     FileMapping& operator=(FileMapping&& other) noexcept;

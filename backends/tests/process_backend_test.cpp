@@ -19,6 +19,7 @@
 #include <thread>
 
 #include "backends/child_process.hpp"
+#include "backends/shared_tensors.hpp"
 #include "core/op_table.hpp"
 
 namespace backends {
@@ -85,7 +86,10 @@ std::size_t open_fd_count() {
 // Every test must leave no child behind, not even a zombie, and no open descriptor.
 class ProcessBackendTest : public ::testing::Test {
   protected:
-    void SetUp() override { fds_before_ = open_fd_count(); }
+    void SetUp() override {
+        share_tensors();  // the process's own, opened once and kept, as in the validator
+        fds_before_ = open_fd_count();
+    }
     void TearDown() override {
         int status = 0;
         EXPECT_EQ(::waitpid(-1, &status, WNOHANG), -1) << "an unreaped child is left";

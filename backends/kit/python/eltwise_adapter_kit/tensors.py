@@ -26,28 +26,44 @@ def type_name(dtype):
 class InputRegion:
     """The validator's sealed input memory (section 9, item 18), mapped read-only and kept mapped
     while requests name the same path and it keeps its size. An old mapping is dropped, never
-    closed: arrays viewing it may still live."""
+    closed: arrays viewing it may still live. A process whose address space is capped below the
+    region's size (RLIMIT_AS; the region is as large as the machine's memory, and sparse) maps
+    the window of each input instead."""
 
     def __init__(self):
         self.key, self.map = None, None
 
-    def get(self, path):
+    def get(self, path, offset, length):
+        """A buffer holding the region's bytes [offset, offset + length) (fewer at its end), and
+        where `offset` lies in it."""
         with open(path, "rb") as f:
-            key = (path, os.fstat(f.fileno()).st_size)
-            if key != self.key:
-                self.key, self.map = None, None
-                self.map = mmap.mmap(f.fileno(), key[1], access=mmap.ACCESS_READ)
-                self.key = key
-        return self.map
+            size = os.fstat(f.fileno()).st_size
+            if (path, size) != self.key:
+                self.key, self.map = (path, size), None
+                try:
+                    self.map = mmap.mmap(f.fileno(), size, access=mmap.ACCESS_READ)
+                except OSError:
+                    pass
+            if self.map is not None:
+                return self.map, offset
+            start, end = offset - offset % mmap.ALLOCATIONGRANULARITY, min(size, offset + length)
+            if end <= offset:
+                return b"", 0
+            window = mmap.mmap(f.fileno(), end - start, access=mmap.ACCESS_READ, offset=start)
+            return window, offset - start
 
 
 INPUTS = InputRegion()
+# The longest .npy preamble: magic and version (8), header length (2), header (< 64 KiB).
+LONGEST_PREAMBLE = 10 + 65535
 
 
 def region_input(tensor):
     """The .npy at the input's offset in the input region, viewed in place (read-only)."""
-    region, offset = INPUTS.get(tensor["path"]), tensor["offset"]
-    where = f"{tensor['path']} at offset {offset}"
+    item = np.dtype(FILE_TYPES.get(tensor["dtype"], np.float64)).itemsize
+    data_bytes = item * int(np.prod(tensor["shape"], dtype=np.int64))
+    region, offset = INPUTS.get(tensor["path"], tensor["offset"], LONGEST_PREAMBLE + data_bytes)
+    where = f"{tensor['path']} at offset {tensor['offset']}"
     if offset + 12 > len(region) or region[offset:offset + 6] != b"\x93NUMPY":
         raise ValueError(f"{where}: not a .npy file")
     version = region[offset + 6]

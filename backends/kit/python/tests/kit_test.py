@@ -117,6 +117,26 @@ class Answers(Harness):
         with self.assertRaisesRegex(ValueError, "data past the region's 340 bytes"):
             kit.load_input(a)
 
+    def test_a_capped_address_space_maps_each_input_alone(self):
+        # The validator's region is as large as the machine's memory, and sparse; a process whose
+        # address space is capped below it (onnx-reference caps itself at 2 GiB) maps windows.
+        path = os.path.join(self.folder, "large-region")
+        offset = (3 << 30) + 192
+        with open(path, "wb") as f:
+            f.seek(offset)
+            np.save(f, np.array([[1, 2, 3], [4, 5, 6]], np.int32))
+            f.truncate(4 << 30)
+        child = ("import resource, sys\n"
+                 "import eltwise_adapter_kit as kit\n"
+                 "resource.setrlimit(resource.RLIMIT_AS, (2 << 30, resource.RLIM_INFINITY))\n"
+                 "a = {'path': sys.argv[1], 'offset': int(sys.argv[2]), 'dtype': 'i32', "
+                 "'shape': [2, 3]}\n"
+                 "print(kit.load_input(a).tolist())\n")
+        run = subprocess.run([sys.executable, "-c", child, path, str(offset)],
+                             capture_output=True, text=True, check=False)
+        self.assertEqual((run.returncode, run.stdout.strip()), (0, "[[1, 2, 3], [4, 5, 6]]"),
+                         run.stderr[-2000:])
+
     def test_inputs_must_match_the_request(self):
         request = request_for(self.folder, "onnx.Mul-14", np.ones(3, np.int32),
                               np.ones(3, np.int32))
