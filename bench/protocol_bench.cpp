@@ -18,6 +18,7 @@
 #include "core/large_buffers.hpp"
 #include "core/op_table.hpp"
 #include "runner/case_evaluation.hpp"
+#include "runner/openmp_wait_policy.hpp"
 
 namespace {
 
@@ -119,7 +120,8 @@ void measure(int small_cases, int reps, int log2_large, const std::vector<std::s
 }  // namespace
 
 int main(int argc, char** argv) {
-    core::reuse_large_buffers();  // as eltwise-validate does
+    runner::restart_with_passive_openmp(argv);  // as eltwise-validate, whose path it measures
+    core::reuse_large_buffers();                // as eltwise-validate does
     CLI::App app{"eltwise-protocol-bench: the cost of validating out of process"};
     int small_cases = 4000, reps = 7, log2_large = 24;
     app.add_option("--small-cases", small_cases, "Small cases per timed batch")

@@ -1,5 +1,5 @@
 // The optimized implementation: same contract and bit-identical results as reference::run,
-// with coalesced broadcasting, vectorized kernels and threads.
+// with coalesced broadcasting, vectorized kernels and OpenMP threads.
 #pragma once
 
 #include <cstdint>

@@ -2,12 +2,11 @@
 // or gathered into a small buffer, then one kernel covers the whole tile.
 #pragma once
 
+#include <omp.h>
+
 #include <algorithm>
-#include <atomic>
 #include <cstdint>
 #include <memory>
-#include <system_error>
-#include <thread>
 #include <vector>
 
 #include "core/op_output.hpp"
@@ -175,9 +174,12 @@ void run_tile(const Job<T>& job, std::int64_t tile, Scratch<T>& scratch) {
     if (undefined) record_undefined(y, s.flat, n, scratch.undefined);
 }
 
-// Tiles a thread takes at a time: enough that consecutive tiles reuse a gather buffer and the
-// shared counter is rarely touched, few enough that threads end together.
-inline constexpr std::int64_t kTilesPerTake = 8;
+// Tiles [first, last) of the worker `index` out of `count`: equal contiguous shares in order.
+inline std::pair<std::int64_t, std::int64_t> share(std::int64_t tiles, int index, int count) {
+    const std::int64_t base = tiles / count, extra = tiles % count;
+    const std::int64_t first = base * index + std::min<std::int64_t>(index, extra);
+    return {first, first + base + (index < extra ? 1 : 0)};
+}
 
 template <class T>
 std::vector<Scratch<T>> make_scratch(const TilePlan& plan, int workers) {
@@ -193,7 +195,7 @@ std::vector<Scratch<T>> make_scratch(const TilePlan& plan, int workers) {
 }  // namespace tile_detail
 
 // Evaluates one call into `out` (the output's element count; every element is overwritten): A op
-// B over the plan, with up to `threads` threads. `undefined` gets the flat indices of the
+// B over the plan, with up to `threads` OpenMP threads. `undefined` gets the flat indices of the
 // undefined elements, ascending; like the output, it does not depend on the thread count.
 template <class T>
 void execute(const core::BroadcastPlan& broadcast, Operation op, const T* a, const T* b, T* out,
@@ -206,34 +208,16 @@ void execute(const core::BroadcastPlan& broadcast, Operation op, const T* a, con
     const std::int64_t wanted = plan.element_count < kParallelThreshold ? 1 : threads;
     const int workers = static_cast<int>(std::clamp<std::int64_t>(wanted, 1, plan.tile_count));
     std::vector<Scratch<T>> scratch = make_scratch<T>(plan, workers);
-    // Threads take tiles from a shared counter, not fixed shares: a thread that loses its core
-    // (to the backend's process beside the validator, or to a neighbour) keeps nobody waiting.
-    std::atomic<std::int64_t> next{0};
-    const auto work = [&](Scratch<T>& s) {
-        for (std::int64_t first; (first = next.fetch_add(kTilesPerTake)) < plan.tile_count;) {
-            const std::int64_t last = std::min(first + kTilesPerTake, plan.tile_count);
-            for (std::int64_t t = first; t < last; ++t)
-                run_tile(job, t, s);
-        }
-    };
+#pragma omp parallel num_threads(workers)
     {
-        // Plain threads, not an OpenMP team: libgomp's idle workers spin for milliseconds after
-        // each region (GOMP_SPINCOUNT), taking the core that the backend's process, running
-        // beside the validator, needs. A thread that cannot start leaves its tiles to the others.
-        std::vector<std::jthread> helpers;
-        for (int i = 1; i < workers; ++i) {
-            try {
-                helpers.emplace_back(work, std::ref(scratch[static_cast<std::size_t>(i)]));
-            } catch (const std::system_error&) {
-                break;
-            }
-        }
-        work(scratch[0]);
+        // The runtime may grant fewer threads than asked; shares follow the actual team.
+        const int index = omp_get_thread_num(), count = omp_get_num_threads();
+        const auto [first, last] = share(plan.tile_count, index, count);
+        for (std::int64_t t = first; t < last; ++t)
+            run_tile(job, t, scratch[static_cast<std::size_t>(index)]);
     }
-    // Each thread's indices ascend; which thread took which tiles varies from run to run.
     for (const auto& s : scratch)
         undefined.insert(undefined.end(), s.undefined.begin(), s.undefined.end());
-    std::sort(undefined.begin(), undefined.end());
 }
 
 }  // namespace optimized

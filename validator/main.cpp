@@ -7,6 +7,7 @@
 #include "core/large_buffers.hpp"
 #include "optimized/cpu_dispatch.hpp"
 #include "runner/backend_choice.hpp"
+#include "runner/openmp_wait_policy.hpp"
 #include "validator/commands.hpp"
 
 namespace {
@@ -121,6 +122,7 @@ std::string option_besides_resume(const CLI::App& run) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    runner::restart_with_passive_openmp(argv);
     core::reuse_large_buffers();
     CLI::App app{"eltwise-validate: conformance checks for element-wise Mul and Div op versions"};
     app.require_subcommand(1);
