@@ -11,4 +11,7 @@ cmake --build --preset "$preset"
 # Which of our kernel sets this CPU runs: the per-ISA tests of the others are skipped (docs/ci.md).
 validate="build/$preset/bin/eltwise-validate"
 [ ! -x "$validate" ] || echo "test: $("$validate" list --kernel-sets)"
+# The OpenMP policy eltwise-validate would set for itself (runner/openmp_wait_policy.hpp), so
+# that its many runs in the suite do not each start twice (run.OpenMpWaitPolicy checks the default).
+export OMP_WAIT_POLICY="${OMP_WAIT_POLICY:-passive}"
 ctest --preset "$preset" "$@"

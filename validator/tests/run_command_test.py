@@ -520,5 +520,29 @@ class Results(Harness):
             self.assert_exit(proc, 2)
 
 
+
+class OpenMpWaitPolicy(Harness):
+    """The validator's OpenMP threads sleep while idle unless the user chose a policy: libgomp's
+    spinning took the cores a backend's process needed (runner/openmp_wait_policy.hpp)."""
+
+    def spin_count(self, policy):
+        env = {k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"}
+        env["OMP_DISPLAY_ENV"] = "verbose"
+        if policy:
+            env["OMP_WAIT_POLICY"] = policy
+        proc = subprocess.run([VALIDATE, "list"], capture_output=True, text=True, env=env,
+                              timeout=60)
+        self.assert_exit(proc, 0)
+        # libgomp prints its settings when it starts, in every process image it starts in.
+        counts = [line.split("=")[1].strip().strip("'") for line in proc.stderr.splitlines()
+                  if line.strip().startswith("GOMP_SPINCOUNT")]
+        self.assertNotEqual(counts, [], proc.stderr[-2000:])
+        return counts[-1]
+
+    def test_idle_threads_sleep_unless_the_user_chose(self):
+        self.assertEqual(self.spin_count(None), "0")
+        self.assertEqual(self.spin_count("passive"), "0")
+        self.assertNotEqual(self.spin_count("active"), "0")
+
 if __name__ == "__main__":
     unittest.main()
