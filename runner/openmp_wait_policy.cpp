@@ -7,8 +7,10 @@
 namespace runner {
 
 void restart_with_passive_openmp(char** argv) {
-    if (std::getenv("OMP_WAIT_POLICY")) return;
-    if (::setenv("OMP_WAIT_POLICY", "passive", 0) != 0) return;
+    // An empty value is no policy to libgomp ("Invalid value"): it spins then too.
+    const char* chosen = std::getenv("OMP_WAIT_POLICY");
+    if (chosen && *chosen) return;
+    if (::setenv("OMP_WAIT_POLICY", "passive", 1) != 0) return;
     ::execv("/proc/self/exe", argv);
 }
 
