@@ -1,6 +1,6 @@
 // OpenMP's idle threads in a validating program sleep rather than spin, unless the user set
-// OMP_WAIT_POLICY (to a value). libgomp's idle workers spin for milliseconds after each parallel region
-// (GOMP_SPINCOUNT), taking the core that a backend's process, running beside the validator,
+// OMP_WAIT_POLICY (to a value). libgomp's idle workers spin for milliseconds after each parallel
+// region (GOMP_SPINCOUNT), taking the core that a backend's process, running beside the validator,
 // computes on: perf put a quarter of an exhaustive16 run's samples through the host in that spin.
 #pragma once
 
