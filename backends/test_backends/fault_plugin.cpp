@@ -162,7 +162,8 @@ int compute(const eltwise_call& call, const eltwise_output& out, bool faulty, ch
     backends::plugins::to_core(call, g_call);
     optimized::run_into(*g_call.op, g_call.attributes, g_call.a, g_call.b, g_result);
     const core::Tensor& v = g_result.value;
-    const std::string_view fault = faulty ? g_options.fault : "";
+    // A view of the option itself: `faulty ? g_options.fault : ""` would be a temporary string.
+    const std::string_view fault = faulty ? std::string_view(g_options.fault) : std::string_view();
     if (fault == "no-output") return ELTWISE_OK;
     if (fault == "wrong-shape")
         return backends::plugins::deliver(out, core::name(v.type), wrong_shape(v.shape), v.bytes,
