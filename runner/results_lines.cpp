@@ -4,7 +4,7 @@
 
 namespace runner {
 
-results::CaseLine case_line(const CaseRecord& r) {
+results::CaseLine case_line(const CaseLineParts& r) {
     const case_sources::PlannedCase& p = *r.planned;
     results::CaseLine line;
     line.id = p.id;

@@ -12,7 +12,7 @@
 namespace runner {
 
 // What the results line of a case needs besides its result.
-struct CaseRecord {
+struct CaseLineParts {
     const case_sources::PlannedCase* planned = nullptr;
     const core::CaseRecord* data = nullptr;  // null when the case was not built
     const CaseResult* result = nullptr;
@@ -21,6 +21,6 @@ struct CaseRecord {
 };
 
 // The case's line; a shrunk case has its minimal case.
-results::CaseLine case_line(const CaseRecord& r);
+results::CaseLine case_line(const CaseLineParts& r);
 
 }  // namespace runner
