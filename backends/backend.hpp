@@ -23,6 +23,9 @@ struct Call {
     const core::Tensor* b = nullptr;
     double timeout_seconds = 10;  // out-of-process backends only
     std::string graph_form{};     // "" or "runtime"; others only to backends whose hello lists them
+    // The validator's own preparation of the call (output shape and type), when the spec accepts
+    // it: what the validator needs about the answer, without preparing the call again.
+    const core::PreparedCall* prepared = nullptr;
 };
 
 // The backend's answer, or what happened to it (the last three: out-of-process only).

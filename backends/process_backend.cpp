@@ -132,13 +132,16 @@ constexpr std::uint64_t kOutputSlack = std::uint64_t{1} << 20;
 
 // The data bytes of an honest answer: the broadcast output's, or for a call the spec rejects
 // (no output shape) the larger input's. Saturates rather than overflows.
+std::uint64_t output_bytes(const core::PreparedCall& p) {
+    const auto count = static_cast<std::uint64_t>(core::element_count(p.plan.output));
+    const std::uint64_t item = core::byte_size(p.type);
+    return count > kMaxBytes / item ? kMaxBytes : count * item;
+}
+
 std::uint64_t expected_output_bytes(const Call& call) {
+    if (call.prepared) return output_bytes(*call.prepared);
     try {
-        const core::PreparedCall p =
-            core::prepare_call(*call.op, call.attributes, *call.a, *call.b);
-        const auto count = static_cast<std::uint64_t>(core::element_count(p.plan.output));
-        const std::uint64_t item = core::byte_size(p.type);
-        return count > kMaxBytes / item ? kMaxBytes : count * item;
+        return output_bytes(core::prepare_call(*call.op, call.attributes, *call.a, *call.b));
     } catch (const std::exception&) {
         return std::max(call.a->bytes.size(), call.b->bytes.size());
     }

@@ -161,17 +161,7 @@ void declare_status(results::Verdict& v, const PreparedCase& p, const JudgeSetti
         return;
     if (!settings.profile || !settings.platform) return;
     const core::CaseRecord& data = *p.data;
-    core::PreparedCall call;
-    if (p.call) {
-        call = *p.call;
-    } else {
-        // An invalid case: scope by the op table's type and the attributes as given.
-        call = {p.op, data.a.type, {}, {}};
-        try {
-            call.config = core::resolve_attributes(*p.op, data.attributes);
-        } catch (const core::Error&) {
-        }
-    }
+    const core::PreparedCall& call = p.call ? *p.call : p.rejected_scope;
     for (const profiles::Entry* e : active_entries(call, data, settings)) {
         if (!e->status) continue;
         const bool inputs = e->when == profiles::InputsWhen::any ||

@@ -19,6 +19,9 @@ struct PreparedCase {
     std::int64_t elements = 0;               // the output's element count, with a call
     std::string invalidity;                  // then the reason class (PROTOCOL.md section 6)
     std::string error;                       // and the spec's error
+    // Without a call, what a profile entry is scoped by: A's type and the attributes as given
+    // (resolved when they can be), with no broadcast plan.
+    core::PreparedCall rejected_scope;
 };
 PreparedCase prepare_case(const core::OpVersion& op, const core::CaseRecord& data);
 
@@ -27,7 +30,17 @@ std::int64_t output_elements(const PreparedCase& p);
 
 // The expected output: the case's own expectation, else the reference's (the optimized
 // implementation's above 2^20 elements: bit-exact with the reference, proven by the property
-// suite, and fast). Throws core::Error when the spec rejects the inputs.
+// suite, and fast; checked against the oracle at kOracleSamples of its elements, as below).
+// Throws core::Error when the spec rejects the inputs.
 core::OpOutput expected_output(const PreparedCase& p);
+
+inline constexpr std::int64_t kOracleSamples = 256;
+
+// Checks `expected` against the oracle (oracle::run_at) at `samples` elements spread over the
+// output, the first and last among them: values (the one element comparison) and which elements
+// are undefined. Throws std::logic_error naming the first element that differs: a bug of the
+// validator's own, so the case ends ERROR rather than a backend being judged by it.
+void check_against_oracle(const PreparedCase& p, const core::OpOutput& expected,
+                          std::int64_t samples);
 
 }  // namespace judging

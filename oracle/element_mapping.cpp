@@ -1,6 +1,7 @@
 #include "oracle/element_mapping.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 #include <string>
 
 #include "core/error.hpp"
@@ -144,6 +145,16 @@ void advance(const Shape& dims, std::vector<std::int64_t>& coordinate) {
     }
 }
 
+// The row-major coordinate of a flat index.
+std::vector<std::int64_t> coordinate_of(const Shape& dims, std::int64_t flat) {
+    std::vector<std::int64_t> coordinate(dims.size(), 0);
+    for (std::size_t d = dims.size(); d-- > 0;) {
+        coordinate[d] = flat % dims[d];
+        flat /= dims[d];
+    }
+    return coordinate;
+}
+
 }  // namespace
 
 core::Shape output_shape(const Shape& a, const Shape& b, const core::BroadcastSpec& spec) {
@@ -163,6 +174,22 @@ ElementMapping map_elements(const Shape& a, const Shape& b, const core::Broadcas
         m.a_index.push_back(flat_index(al.a, coordinate));
         m.b_index.push_back(flat_index(al.b, coordinate));
         advance(al.output, coordinate);
+    }
+    return m;
+}
+
+ElementMapping map_elements_at(const Shape& a, const Shape& b, const core::BroadcastSpec& spec,
+                               const std::vector<std::int64_t>& output_indices) {
+    const Alignment al = align(a, b, spec);
+    const std::int64_t count = core::element_count(al.output);
+    ElementMapping m{al.output, {}, {}};
+    for (const std::int64_t i : output_indices) {
+        if (i < 0 || i >= count)
+            throw std::out_of_range("oracle: output index " + std::to_string(i) +
+                                    " outside the output's " + std::to_string(count) + " elements");
+        const std::vector<std::int64_t> coordinate = coordinate_of(al.output, i);
+        m.a_index.push_back(flat_index(al.a, coordinate));
+        m.b_index.push_back(flat_index(al.b, coordinate));
     }
     return m;
 }

@@ -23,5 +23,10 @@ core::Shape output_shape(const core::Shape& a, const core::Shape& b,
                          const core::BroadcastSpec& spec);
 ElementMapping map_elements(const core::Shape& a, const core::Shape& b,
                             const core::BroadcastSpec& spec);
+// The same for the given flat output indices only, in their order; throws std::out_of_range
+// for an index outside the output.
+ElementMapping map_elements_at(const core::Shape& a, const core::Shape& b,
+                               const core::BroadcastSpec& spec,
+                               const std::vector<std::int64_t>& output_indices);
 
 }  // namespace oracle

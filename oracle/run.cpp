@@ -51,12 +51,6 @@ void store_bits(core::Tensor& t, std::int64_t i, std::uint64_t bits) {
     }
 }
 
-// One element: its encoding, and whether the spec leaves it undefined.
-struct Element {
-    std::uint64_t bits;
-    bool undefined;
-};
-
 Element evaluate(const core::OpVersion& op, const core::OpConfig& config, core::ElementType t,
                  std::uint64_t a, std::uint64_t b) {
     const bool multiply = op.arithmetic == core::Arithmetic::multiply;
@@ -69,6 +63,12 @@ Element evaluate(const core::OpVersion& op, const core::OpConfig& config, core::
     return {r.undefined ? 0 : r.wrapped_bits, r.undefined};
 }
 
+// The mapping's indices are only valid if each buffer holds its shape's element count.
+void check_buffers(const core::Tensor& a, const core::Tensor& b) {
+    if (a.size() != core::element_count(a.shape) || b.size() != core::element_count(b.shape))
+        throw std::logic_error("oracle::run: a tensor's buffer does not match its shape");
+}
+
 }  // namespace
 
 core::OpOutput run(const core::OpVersion& op, const core::AttributeMap& attributes,
@@ -76,9 +76,7 @@ core::OpOutput run(const core::OpVersion& op, const core::AttributeMap& attribut
     core::check_element_types(op, a.type, b.type);
     const core::OpConfig config = core::resolve_attributes(op, attributes);
     const ElementMapping mapping = map_elements(a.shape, b.shape, config.broadcast);
-    // The mapping's indices are only valid if each buffer holds its shape's element count.
-    if (a.size() != core::element_count(a.shape) || b.size() != core::element_count(b.shape))
-        throw std::logic_error("oracle::run: a tensor's buffer does not match its shape");
+    check_buffers(a, b);
     core::OpOutput out{core::Tensor::zeros(a.type, mapping.output), {}};
     for (std::size_t i = 0; i < mapping.a_index.size(); ++i) {
         const auto flat = static_cast<std::int64_t>(i);
@@ -87,6 +85,22 @@ core::OpOutput run(const core::OpVersion& op, const core::AttributeMap& attribut
         store_bits(out.value, flat, e.bits);
         if (e.undefined) out.undefined.push_back(flat);
     }
+    return out;
+}
+
+std::vector<Element> run_at(const core::OpVersion& op, const core::AttributeMap& attributes,
+                            const core::Tensor& a, const core::Tensor& b,
+                            const std::vector<std::int64_t>& output_indices) {
+    core::check_element_types(op, a.type, b.type);
+    const core::OpConfig config = core::resolve_attributes(op, attributes);
+    const ElementMapping mapping =
+        map_elements_at(a.shape, b.shape, config.broadcast, output_indices);
+    check_buffers(a, b);
+    std::vector<Element> out;
+    out.reserve(output_indices.size());
+    for (std::size_t i = 0; i < mapping.a_index.size(); ++i)
+        out.push_back(evaluate(op, config, a.type, load_bits(a, mapping.a_index[i]),
+                               load_bits(b, mapping.b_index[i])));
     return out;
 }
 

@@ -40,9 +40,10 @@ CaseResult evaluate(backends::Backend& backend, const PreparedCase& p,
                     const EvaluationSettings& settings, std::int64_t& next_call_id) {
     const core::CaseRecord& data = *p.data;
     CaseResult r;
-    const backends::Call call{next_call_id++, p.op,    data.attributes,
-                              &data.a,        &data.b, case_timeout(settings.timeout_seconds, data),
-                              data.graph_form};
+    const backends::Call call{next_call_id++,  p.op,
+                              data.attributes, &data.a,
+                              &data.b,         case_timeout(settings.timeout_seconds, data),
+                              data.graph_form, p.call ? &*p.call : nullptr};
     // Large cases: the expected output is computed while the backend computes its own, so
     // that a backend in another process does not leave the validator's cores idle.
     std::future<core::OpOutput> expected;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <stdexcept>
 #include <vector>
 
 #include "core/error.hpp"
@@ -142,6 +143,52 @@ TEST(OracleRun, RejectsWhatTheSpecRejects) {
     } catch (const core::Error& e) {
         EXPECT_EQ(e.kind(), core::ErrorKind::shape);
     }
+}
+
+// map_elements_at gives, for any indices in any order, the entries the whole mapping has there.
+TEST(ElementMapping, AtIndicesGivesTheWholeMappingsEntries) {
+    struct Pair {
+        Shape a, b;
+        BroadcastSpec spec;
+    };
+    const std::vector<Pair> pairs{{{8, 1, 6, 1}, {7, 1, 5}, kNumpy},
+                                  {{2, 3, 4, 5}, {3, 4}, pdpd(1)},
+                                  {{2, 3, 4, 5}, {4, 5}, legacy(std::nullopt)},
+                                  {{2, 3, 4, 5}, {3}, legacy(1)},
+                                  {{2, 3}, {2, 3}, kNone}};
+    for (const Pair& p : pairs) {
+        const oracle::ElementMapping whole = oracle::map_elements(p.a, p.b, p.spec);
+        const auto n = static_cast<std::int64_t>(whole.a_index.size());
+        std::vector<std::int64_t> reversed;
+        for (std::int64_t i = n; i-- > 0;)
+            reversed.push_back(i);
+        const oracle::ElementMapping at = oracle::map_elements_at(p.a, p.b, p.spec, reversed);
+        EXPECT_EQ(at.output, whole.output);
+        ASSERT_EQ(at.a_index.size(), reversed.size());
+        for (std::size_t k = 0; k < reversed.size(); ++k) {
+            const auto i = static_cast<std::size_t>(reversed[k]);
+            EXPECT_EQ(at.a_index[k], whole.a_index[i]) << "output index " << i;
+            EXPECT_EQ(at.b_index[k], whole.b_index[i]) << "output index " << i;
+        }
+        EXPECT_THROW(oracle::map_elements_at(p.a, p.b, p.spec, {n}), std::out_of_range);
+        EXPECT_THROW(oracle::map_elements_at(p.a, p.b, p.spec, {-1}), std::out_of_range);
+    }
+}
+
+TEST(OracleRun, RunAtGivesTheElementsRunGives) {
+    // Divide-1 i32, floor, B broadcast as a column (numpy): (2,3) / (2,1), one zero divisor.
+    const auto* div = core::find_op_version("openvino.Divide-1");
+    ASSERT_NE(div, nullptr);
+    const auto a = core::make_tensor<core::ElementType::i32>({2, 3}, {-7, 7, 9, 5, 6, -1});
+    const auto b = core::make_tensor<core::ElementType::i32>({2, 1}, {2, 0});
+    const std::vector<oracle::Element> at = oracle::run_at(*div, {}, a, b, {5, 0, 2, 3});
+    ASSERT_EQ(at.size(), 4u);
+    EXPECT_TRUE(at[0].undefined);                          // -1 / 0
+    EXPECT_EQ(static_cast<std::int32_t>(at[1].bits), -4);  // floor(-7 / 2)
+    EXPECT_FALSE(at[1].undefined);
+    EXPECT_EQ(static_cast<std::int32_t>(at[2].bits), 4);  // floor(9 / 2)
+    EXPECT_TRUE(at[3].undefined);                         // 5 / 0
+    EXPECT_THROW(oracle::run_at(*div, {}, a, b, {6}), std::out_of_range);
 }
 
 }  // namespace
