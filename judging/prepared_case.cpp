@@ -25,10 +25,8 @@ constexpr std::int64_t kReferenceLimit = std::int64_t{1} << 20;
 std::vector<std::int64_t> spread_indices(std::int64_t n, std::int64_t samples) {
     const std::int64_t k = std::min(n, samples);
     std::vector<std::int64_t> out;
-    for (std::int64_t i = 0; i < k; ++i) {
-        const std::int64_t stretch = n / k;
-        out.push_back(i * stretch + (i * 40503) % stretch);
-    }
+    for (std::int64_t i = 0; i < k; ++i)
+        out.push_back(i * (n / k) + (i * 40503) % (n / k));
     if (k > 0) out.back() = n - 1;
     return out;
 }
