@@ -42,12 +42,17 @@ bool contains(const void* p) {
     return at >= base && at - base < g_memory->region.bytes();
 }
 
+// A block of the memory, aligned as a tensor's data; null when there is no room.
+std::byte* heap_allocate(std::size_t bytes) {
+    const std::scoped_lock hold(g_memory->lock);
+    return static_cast<std::byte*>(
+        g_memory->heap->allocate_aligned(bytes, core::kTensorAlignment, std::nothrow));
+}
+
 void* allocate(std::size_t bytes) {
     if (bytes < kSharedFrom || bytes > g_memory->region.bytes()) return nullptr;
-    const std::scoped_lock hold(g_memory->lock);
-    void* block =
-        g_memory->heap->allocate_aligned(bytes + kHeaderRoom, core::kTensorAlignment, std::nothrow);
-    return block ? static_cast<std::byte*>(block) + kHeaderRoom : nullptr;
+    std::byte* block = heap_allocate(bytes + kHeaderRoom);
+    return block ? block + kHeaderRoom : nullptr;
 }
 
 bool release(void* p) {
@@ -94,10 +99,7 @@ std::optional<std::uint64_t> place(const core::Tensor& t, const std::string& pre
 std::optional<std::uint64_t> copy(const core::Tensor& t, const std::string& preamble,
                                   std::vector<SharedBlock>& copies) {
     // The data 64-byte aligned, as in a tensor: the preamble's length is a multiple of 64.
-    std::unique_lock hold(g_memory->lock);
-    auto* block = static_cast<std::byte*>(g_memory->heap->allocate_aligned(
-        preamble.size() + t.bytes.size(), core::kTensorAlignment, std::nothrow));
-    hold.unlock();
+    std::byte* block = heap_allocate(preamble.size() + t.bytes.size());
     if (!block) return std::nullopt;
     copies.emplace_back(block);
     std::memcpy(block, preamble.data(), preamble.size());
