@@ -18,7 +18,7 @@ op-version table), checks and lowering (a converter's checks and broadcast lower
 graph_forms, model_cache, onnx_model (one-node ONNX models; needs onnx), example (the numpy
 adapter), smoke (eltwise-adapter-smoke: a first check of an adapter without the validator).
 """
-from .answers import Failed, Output, Rejected, Unsupported, answer, message
+from .answers import Failed, Output, Rejected, Unsupported, answer, compiled, message
 from .graph_forms import cache_key, constant_inputs, graph_form, with_constants
 from .lowering import Plan, load_planned, plan
 from .model_cache import ModelCache
@@ -26,7 +26,7 @@ from .op_table import OPS, claims, is_division, truncates
 from .protocol import PROTOCOL, hello, protect_stdout, serve
 from .tensors import NUMPY_TYPES, load_input
 
-__all__ = ["Failed", "Output", "Rejected", "Unsupported", "answer", "message", "cache_key",
+__all__ = ["Failed", "Output", "Rejected", "Unsupported", "answer", "compiled", "message", "cache_key",
            "constant_inputs", "graph_form", "with_constants", "Plan", "load_planned", "plan",
            "ModelCache", "OPS", "claims", "is_division", "truncates", "PROTOCOL", "hello",
            "protect_stdout", "serve", "NUMPY_TYPES", "load_input"]

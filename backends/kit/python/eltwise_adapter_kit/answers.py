@@ -47,6 +47,17 @@ def message(e):
     return f"{type(e).__name__}: {e}".strip()
 
 
+_compilations = 0  # made since the last answer, see compiled()
+
+
+def compiled(count=1):
+    """Counts compilations the current request made (a model or kernel built and compiled, not
+    one taken from a cache); answer() reports them as the response's `compilations`
+    (backends/PROTOCOL.md section 9 item 19)."""
+    global _compilations
+    _compilations += count
+
+
 def answer(request, evaluate, write=tensors.write_output):
     """Runs `evaluate(request)` and returns the response object; never raises. `evaluate`
     returns the result (an array, a numpy scalar, or an Output); `write(request, array, dtype)`
@@ -73,4 +84,8 @@ def answer(request, evaluate, write=tensors.write_output):
         response.update(status="error", message=str(e))
     except Exception as e:  # noqa: BLE001  a bad request or file: say what, keep serving
         response.update(status="error", message=message(e))
+    global _compilations
+    if _compilations:
+        response["compilations"] = _compilations
+        _compilations = 0
     return response

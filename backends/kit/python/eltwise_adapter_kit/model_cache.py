@@ -2,16 +2,22 @@
 run sends many requests with the same op, types and shapes."""
 import collections
 
+from .answers import compiled
+
 
 class ModelCache:
     """The `size` most recently used models by key (graph_forms.cache_key); a None key (a model
-    holding constants) is built every time and not kept."""
+    holding constants) is built every time and not kept. With `compiles`, each build is counted
+    as a compilation of the request (answers.compiled)."""
 
-    def __init__(self, size=64):
-        self.size, self.models = size, collections.OrderedDict()
+    def __init__(self, size=64, compiles=False):
+        self.size, self.models, self.compiles = size, collections.OrderedDict(), compiles
 
     def get(self, key, build):
         """The model for `key`, built by `build()` if it is not kept."""
+        if key is None or key not in self.models:
+            if self.compiles:
+                compiled()
         if key is None:
             return build()
         if key in self.models:

@@ -8,11 +8,15 @@ import sys
 PROTOCOL = "eltwise-backend/1"
 
 
-def hello(name, version, ops, graph_forms=(), output_region=True, input_region=True):
+def hello(name, version, ops, graph_forms=(), output_region=True, input_region=True,
+          compile=None):
     """The hello: `ops` maps op-version ids to the types claimed; `graph_forms` the forms built
     besides "runtime" (the hello then lists runtime first); the regions as load_input and
-    write_output use them."""
+    write_output use them; `compile`, for a compiling backend, how it compiles
+    (backends/PROTOCOL.md section 9 item 19: compiler, target, shapes, latency_seconds)."""
     greeting = {"protocol": PROTOCOL, "name": name, "version": str(version), "ops": ops}
+    if compile:
+        greeting["compile"] = compile
     if graph_forms:
         greeting["graph_forms"] = ["runtime"] + [f for f in graph_forms if f != "runtime"]
     if output_region:
