@@ -63,11 +63,12 @@ void check_keys(const nlohmann::json& object, std::initializer_list<std::string_
 
 SmokeSettings smoke_settings(const nlohmann::json& j, const std::string& where) {
     if (!j.is_object()) bad_manifest(where, "\"smoke\" is not an object");
-    check_keys(j, {"cases", "count", "seed", "isa_caps"}, where + " (smoke)");
+    check_keys(j, {"cases", "count", "seed", "isa_caps", "ops"}, where + " (smoke)");
     SmokeSettings s{member<std::string>(j, "cases", where, true),
                     int_member(j, "count", where, 1, std::numeric_limits<int>::max()),
                     int_member(j, "seed", where, 0, std::numeric_limits<int>::max()),
-                    member<std::vector<std::string>>(j, "isa_caps", where, false)};
+                    member<std::vector<std::string>>(j, "isa_caps", where, false),
+                    member<std::string>(j, "ops", where, false)};
     return s;
 }
 
@@ -96,10 +97,10 @@ Adapter parse_manifest(std::string_view text, const std::string& folder, const s
         bad_manifest(where, std::string("is not JSON: ") + e.what());
     }
     if (!j.is_object()) bad_manifest(where, "is not a JSON object");
-    check_keys(
-        j,
-        {"name", "library", "version", "command", "install", "isa_cap_env", "platforms", "smoke"},
-        where);
+    check_keys(j,
+               {"name", "library", "version", "command", "install", "isa_cap_env", "platforms",
+                "smoke", "compile_latency_seconds"},
+               where);
     Adapter a{member<std::string>(j, "name", where, true),
               member<std::string>(j, "library", where, true),
               member<std::string>(j, "version", where, true),
@@ -107,7 +108,10 @@ Adapter parse_manifest(std::string_view text, const std::string& folder, const s
               member<std::string>(j, "install", where, true),
               isa_cap_settings(j, where),
               member<std::vector<std::string>>(j, "platforms", where, false),
-              {}};
+              {},
+              j.contains("compile_latency_seconds")
+                  ? int_member(j, "compile_latency_seconds", where, 0, 3600)
+                  : 0};
     for (const std::string& p : a.platforms)
         if (p != "arm64") bad_manifest(where, "unknown platform \"" + p + "\" (arm64)");
     if (a.name != folder) bad_manifest(where, "names \"" + a.name + "\", not its folder " + folder);

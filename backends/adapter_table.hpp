@@ -16,6 +16,7 @@ struct SmokeSettings {
     std::string cases;                  // the smoke run's --cases
     int count = 1, seed = 1;            // its --count and --seed
     std::vector<std::string> isa_caps;  // one more smoke run per cap (run --isa-cap)
+    std::string ops;                    // its --op, when not every claimed op version
 };
 
 struct Adapter {
@@ -36,6 +37,10 @@ struct Adapter {
     // Emulated x86 CPUs (run --platform x86-CPU) run every adapter.
     std::vector<std::string> platforms;
     SmokeSettings smoke;
+    // The seconds a compiling library may take to build one case's code (PROTOCOL.md section 9
+    // item 19): the hello may come that much later (a warm-up compile before it), and each
+    // case's timeout is that much longer.
+    int compile_latency_seconds = 0;
 };
 
 // The adapter of one manifest's text; `folder` is the name of the folder it is in. Throws

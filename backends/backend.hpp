@@ -43,6 +43,7 @@ struct Result {
     // `ok` from a backend that wrote its output into shared memory (PROTOCOL.md section 9, item
     // 17): the output in place, valid until the backend's next call; `output` is then empty.
     std::optional<core::TensorView> shared_output{};
+    std::int64_t compilations = 0;  // what the answer said it compiled (PROTOCOL.md 9, item 19)
 };
 
 class Backend {

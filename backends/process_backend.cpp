@@ -176,6 +176,8 @@ class ProcessBackend : public Backend {
                     bool offered);
     Result interpret(const Call& call, const CallFiles& files, const std::string& line,
                      bool offered);
+    Result answered(const Call& call, const CallFiles& files, const Response& response,
+                    bool offered);
     Result read_output(const Call& call, const std::string& path,
                        std::optional<core::ElementType> dtype);
     Result read_region(std::optional<core::ElementType> dtype);
@@ -326,6 +328,13 @@ Result ProcessBackend::interpret(const Call& call, const CallFiles& files, const
     if (response.id != call.id)
         return fault(Outcome::protocol_error, "answer has id " + std::to_string(response.id) +
                                                   ", expected " + std::to_string(call.id));
+    Result result = answered(call, files, response, offered);
+    result.compilations = response.compilations;
+    return result;
+}
+
+Result ProcessBackend::answered(const Call& call, const CallFiles& files, const Response& response,
+                                bool offered) {
     switch (response.status) {
         case Answer::ok:
             // Without a dtype the file says what it holds: a bf16 result sent without "dtype"

@@ -1,6 +1,7 @@
 #include "backends/protocol.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -81,6 +82,32 @@ OutRegion out_region(const json& v) {
     return {string_field(v, "path"), bytes.get<std::uint64_t>()};
 }
 
+// The longest compilation a backend may announce: an hour.
+constexpr double kMaxLatencySeconds = 3600;
+
+CompileInfo compile_info(const json& v) {
+    if (!v.is_object()) throw ProtocolError("field \"compile\" is not an object");
+    CompileInfo c;
+    for (auto [key, text] : {std::pair{"compiler", &c.compiler}, std::pair{"target", &c.target},
+                             std::pair{"shapes", &c.shapes}})
+        if (v.contains(key)) *text = string_field(v, key);
+    if (v.contains("latency_seconds")) {
+        const json& l = v["latency_seconds"];
+        if (!l.is_number() || !(l.get<double>() >= 0 && l.get<double>() <= kMaxLatencySeconds))
+            throw ProtocolError("compile.latency_seconds is not a number of seconds in [0, 3600]");
+        c.latency_seconds = l.get<double>();
+    }
+    return c;
+}
+
+json compile_json(const CompileInfo& c) {
+    json j{{"latency_seconds", c.latency_seconds}};
+    for (auto [key, text] : {std::pair{"compiler", &c.compiler}, std::pair{"target", &c.target},
+                             std::pair{"shapes", &c.shapes}})
+        if (!text->empty()) j[key] = *text;
+    return j;
+}
+
 constexpr Answer kAnswers[] = {Answer::ok, Answer::rejected, Answer::unsupported, Answer::error};
 
 }  // namespace
@@ -139,6 +166,7 @@ std::string to_line(const Hello& h) {
     if (!h.graph_forms.empty()) j["graph_forms"] = h.graph_forms;
     if (h.output_region) j["output_region"] = true;
     if (h.input_region) j["input_region"] = true;
+    if (h.compile) j["compile"] = compile_json(*h.compile);
     return j.dump();
 }
 
@@ -161,6 +189,7 @@ std::string to_line(const Response& r) {
     if (!r.message.empty()) j["message"] = r.message;
     if (!r.reason.empty()) j["reason"] = r.reason;
     if (r.in_region) j["in_region"] = true;
+    if (r.compilations > 0) j["compilations"] = r.compilations;
     return j.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
@@ -205,6 +234,7 @@ Hello parse_hello(std::string_view line) {
     if (j.contains("graph_forms")) h.graph_forms = graph_forms_field(j["graph_forms"]);
     if (j.contains("output_region")) h.output_region = bool_field(j, "output_region");
     if (j.contains("input_region")) h.input_region = bool_field(j, "input_region");
+    if (j.contains("compile")) h.compile = compile_info(j["compile"]);
     return h;
 }
 
@@ -260,6 +290,12 @@ Response parse_response(std::string_view line) {
     if (j.contains("in_region")) r.in_region = bool_field(j, "in_region");
     if (r.in_region && r.status != Answer::ok)
         throw ProtocolError("in_region comes with status \"ok\" only");
+    if (j.contains("compilations")) {
+        const json& n = j["compilations"];
+        if (!n.is_number_unsigned()) throw ProtocolError("compilations is not a count");
+        r.compilations = static_cast<std::int64_t>(
+            std::min<std::uint64_t>(n.get<std::uint64_t>(), std::uint64_t{1} << 40));
+    }
     return r;
 }
 

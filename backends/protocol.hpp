@@ -35,6 +35,13 @@ using core::kRuntimeForm;
 // builds (none listed: runtime only), whether it can write its output into the validator's
 // shared memory (PROTOCOL.md section 9, item 17), and whether it reads its inputs from the
 // validator's shared memory (item 18).
+// How a compiling backend compiles (PROTOCOL.md section 9, item 19): recorded in the run line;
+// latency_seconds, the longest one case's compilation takes, lengthens every case's timeout.
+struct CompileInfo {
+    std::string compiler, target, shapes;
+    double latency_seconds = 0;
+};
+
 struct Hello {
     std::string name;
     std::string version;
@@ -42,6 +49,7 @@ struct Hello {
     std::vector<std::string> graph_forms{};
     bool output_region = false;
     bool input_region = false;
+    std::optional<CompileInfo> compile{};
 
     bool claims(std::string_view op_id) const;
     bool claims(std::string_view op_id, core::ElementType t) const;
@@ -82,8 +90,9 @@ struct Response {
     Answer status = Answer::ok;
     std::optional<core::ElementType> dtype;  // `ok`: the output type, when given
     std::string message;
-    std::string reason{};    // `rejected`: one of kRejectionReasons, or "" when not given
-    bool in_region = false;  // `ok`: the output is in the request's out_region, not at `out`
+    std::string reason{};           // `rejected`: one of kRejectionReasons, or "" when not given
+    bool in_region = false;         // `ok`: the output is in the request's out_region, not at `out`
+    std::int64_t compilations = 0;  // compilations this request made (section 9, item 19)
 };
 
 // The classes of a rejection (PROTOCOL.md section 6): what about the inputs is invalid.

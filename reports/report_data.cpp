@@ -170,6 +170,8 @@ struct Collector {
         const std::string& dtype = line.dtype;
         ++b.totals[index_of(status)];
         ++b.cells[op][dtype][index_of(status)];
+        b.case_seconds += line.seconds;
+        b.compilations += line.compilations;
         if (status == Status::failed)
             for (const auto& [category, count] : line.verdict.categories) {
                 ++b.categories[category].cases;
@@ -367,6 +369,11 @@ nlohmann::json backend_json(const BackendReport& b) {
             {"runs", runs},
             {"cases", sum(b.totals)},
             {"totals", counts_json(b.totals)},
+            {"case_seconds", b.case_seconds},
+            {"cases_per_second", b.case_seconds > 0
+                                     ? nlohmann::json(double(sum(b.totals)) / b.case_seconds)
+                                     : nlohmann::json(nullptr)},
+            {"compilations", b.compilations},
             {"cells", cells},
             {"categories", categories},
             {"failures_total", b.failures_total},

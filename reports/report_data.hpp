@@ -58,6 +58,8 @@ struct BackendReport {
     std::map<std::string, CategoryCount> categories;
     std::vector<results::CaseLine> failures;  // trimmed case lines of deviations, capped
     std::int64_t failures_total = 0;
+    double case_seconds = 0;        // the cases' own times, summed: cases per second
+    std::int64_t compilations = 0;  // what its answers said they compiled (PROTOCOL.md 9, 19)
 };
 
 struct ReportData {

@@ -354,6 +354,7 @@ json to_json(const CaseLine& c) {
     }
     if (!c.files.empty()) j["files"] = c.files;
     if (c.undefined_refused) j["undefined_refused"] = c.undefined_refused;
+    if (c.compilations) j["compilations"] = c.compilations;
     if (!c.replay.empty()) j["replay"] = c.replay;
     return j;
 }
@@ -412,6 +413,7 @@ CaseLine case_line_from_json(const json& line) {
     if (line.contains("minimal")) c.minimal = minimal_from_json(line["minimal"], c.verdict.status);
     f.get("files", c.files);
     f.count("undefined_refused", c.undefined_refused);
+    f.count("compilations", c.compilations);
     return c;
 }
 

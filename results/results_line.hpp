@@ -55,6 +55,8 @@ struct CaseLine {
     std::vector<std::string> files;  // repro files
     // The backend refused the call over this many undefined elements; the verdict is the re-run's.
     std::int64_t undefined_refused = 0;
+    // The compilations the backend's answers to this case reported (PROTOCOL.md 9, item 19).
+    std::int64_t compilations = 0;
 };
 
 // The options that decide which cases run and how they are judged: what `run --resume` needs.

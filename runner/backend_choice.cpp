@@ -119,11 +119,13 @@ std::unique_ptr<backends::Backend> open_backend(const BackendChoice& c) {
     std::vector<std::string> argv = platform_launcher(c.platform);
     for (std::string& word : backends::split_command_line(cmd))
         argv.push_back(std::move(word));
-    // Under emulation a library's import takes its factor longer too (TensorFlow: about 45 s).
+    // Under emulation a library's import takes its factor longer too (TensorFlow: about 45 s); a
+    // compiling adapter may compile once before its hello (PROTOCOL.md section 9, item 19).
+    const double startup_seconds =
+        backends::ProcessOptions{}.startup_timeout_seconds + c.adapter->compile_latency_seconds;
     return backends::start_process_backend(
         {.argv = argv,
-         .startup_timeout_seconds =
-             backends::ProcessOptions{}.startup_timeout_seconds * c.platform.timeout_factor(),
+         .startup_timeout_seconds = startup_seconds * c.platform.timeout_factor(),
          .environment = backends::adapter_environment(adapter_paths())});
 }
 

@@ -13,11 +13,13 @@ namespace {
 
 using judging::PreparedCase;
 
-// The timeout of one case: the base, times the case's bytes in units of 64 MiB when larger.
-double case_timeout(double base_seconds, const core::CaseRecord& data) {
+// The timeout of one case: the base, times the case's bytes in units of 64 MiB when larger,
+// plus the backend's compile latency.
+double case_timeout(const EvaluationSettings& settings, const core::CaseRecord& data) {
     const double bytes =
         3.0 * static_cast<double>(std::max(data.a.bytes.size(), data.b.bytes.size()));
-    return base_seconds * std::max(1.0, bytes / (64.0 * 1024 * 1024));
+    return settings.timeout_seconds * std::max(1.0, bytes / (64.0 * 1024 * 1024)) +
+           settings.compile_latency_seconds;
 }
 
 // B with every zero divisor replaced by 1: the same call without undefined elements.
@@ -42,7 +44,7 @@ CaseResult evaluate(backends::Backend& backend, const PreparedCase& p,
     CaseResult r;
     const backends::Call call{next_call_id++,  p.op,
                               data.attributes, &data.a,
-                              &data.b,         case_timeout(settings.timeout_seconds, data),
+                              &data.b,         case_timeout(settings, data),
                               data.graph_form, p.call ? &*p.call : nullptr};
     // Large cases: the expected output is computed while the backend computes its own, so
     // that a backend in another process does not leave the validator's cores idle.
@@ -52,6 +54,7 @@ CaseResult evaluate(backends::Backend& backend, const PreparedCase& p,
     else if (data.valid)
         r.expected = judging::expected_output(p);
     backends::Result answer = backend.run(call);
+    r.compilations = answer.compilations;
     if (expected.valid()) r.expected = expected.get();
     r.verdict = judging::judge_answer(p, answer, r.expected, settings.judge);
     // An output in the backend's shared memory lives until its next call: a deviation's is
@@ -94,6 +97,7 @@ CaseResult rerun_defined(backends::Backend& backend, const PreparedCase& p,
         v.message = "re-run with divisor 1 where the backend " + what + " | " + v.message;
     }
     r.undefined_refused = undefined;
+    r.compilations += refused.compilations;
     r.defined_b = std::move(defined.b);
     return r;
 }

@@ -14,6 +14,9 @@ namespace runner {
 struct EvaluationSettings {
     judging::JudgeSettings judge;
     double timeout_seconds = 10;  // base per case, scaled up with the case's bytes
+    // A compiling backend's announced compile latency (PROTOCOL.md section 9, item 19), added to
+    // every case's timeout.
+    double compile_latency_seconds = 0;
     // --undefined-refusal deviation: a call refused because of undefined elements stays
     // REJECTED_VALID or ERROR, and is not re-run with them made defined.
     bool undefined_refusal_is_deviation = false;
@@ -24,6 +27,7 @@ struct CaseResult {
     core::OpOutput expected;  // valid cases
     core::Tensor actual;      // the backend's output, when it gave one
     double seconds = 0;
+    std::int64_t compilations = 0;  // what the backend's answers said they compiled
     // The backend refused the call, which has this many undefined output elements (integer
     // division by zero); the verdict is the re-run's, with `defined_b` as B.
     std::int64_t undefined_refused = 0;

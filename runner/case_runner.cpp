@@ -82,7 +82,9 @@ void print_declared(const CaseRunner& r) {
 }  // namespace
 
 CaseResult CaseRunner::evaluate(const core::OpVersion& op, const core::CaseRecord& data) {
-    return evaluate_case(*backend, op, data, settings, next_call);
+    CaseResult r = evaluate_case(*backend, op, data, settings, next_call);
+    summary.add_compilations(r.compilations);  // shrinking's too: the run's cost
+    return r;
 }
 
 // A random case that failed or crashed, or an exhaustive16 block that failed, crashed or
@@ -242,7 +244,8 @@ int finish(CaseRunner& r) {
     std::cout << "\n"
               << r.summary.done() << " cases; " << findings
               << (r.expectations.empty() ? " findings" : " unexpected findings") << "; results in "
-              << r.options.out << "/results.jsonl\n";
+              << r.options.out << "/results.jsonl\n"
+              << r.summary.rate_line() << "\n";
     print_findings(r);
     for (const std::string& note : r.notes)
         std::cout << "note on " << note << "\n";
@@ -307,6 +310,9 @@ int start_run(const RunOptions& o) {
         return 1;
     }
     const backends::Hello& hello = backend->hello();
+    if (hello.compile)
+        runner.settings.compile_latency_seconds =
+            hello.compile->latency_seconds * runner.choice.platform.timeout_factor();
     case_sources::SourceOptions sources{
         o.seed, o.count, o.onnx_dirs,
         [&](const case_sources::PlannedCase& c) { return claimed(hello, c, true); }};

@@ -29,6 +29,7 @@ results::CaseLine case_line(const CaseLineParts& r) {
                                             r.minimal->result.verdict};
     line.files = r.files;
     line.undefined_refused = r.result->undefined_refused;
+    line.compilations = r.result->compilations;
     return line;
 }
 

@@ -32,6 +32,19 @@ std::int64_t RunSummary::count(results::Status s) const {
     return totals_[static_cast<std::size_t>(s)];
 }
 
+std::string RunSummary::rate_line() const {
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    const std::int64_t ran = done_ - previous_;
+    char text[160];
+    std::snprintf(text, sizeof text, "%lld cases run in %.1f s: %.2f cases/s",
+                  static_cast<long long>(ran), seconds,
+                  seconds > 0 ? static_cast<double>(ran) / seconds : 0.0);
+    std::string line = text;
+    if (compilations_ > 0) line += "; " + std::to_string(compilations_) + " compilations";
+    return line;
+}
+
 std::string RunSummary::progress_line() const {
     std::string line = "[" + std::to_string(done_) + "/" + std::to_string(total_) + "]";
     for (results::Status s : results::kStatuses)

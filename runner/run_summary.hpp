@@ -24,6 +24,9 @@ class RunSummary {
     // Pairs of an exhaustive function (exhaustive16) checked, and the wall time they took.
     void add_sweep(const std::string& function, std::int64_t pairs, double seconds);
 
+    // What the backend's answers said they compiled, shrinking's included.
+    void add_compilations(std::int64_t n) { compilations_ += n; }
+
     std::int64_t count(results::Status s) const;
     std::int64_t done() const { return done_; }
     // "[1200/5000] PASSED 1100 FAILED 3 ... 850 cases/s ETA 4s", no newline; with the pairs
@@ -33,12 +36,15 @@ class RunSummary {
     void print_sweeps(std::ostream& os) const;
     // One row per op version (table order, then anything else), one column per status seen.
     void print_table(std::ostream& os) const;
+    // "312 cases run in 48.2 s: 6.5 cases/s; 97 compilations" (compilations: when any).
+    std::string rate_line() const;
 
   private:
     using Counts = std::array<std::int64_t, results::kStatuses.size()>;
     std::int64_t total_;
     std::int64_t done_ = 0;
     std::int64_t previous_ = 0;
+    std::int64_t compilations_ = 0;
     Counts totals_{};
     std::map<std::string, Counts> per_op_;
     struct Sweep {

@@ -14,7 +14,8 @@ namespace {
 const char* kGood = R"({"name": "lib", "library": "Lib 1.0", "version": "lib.__version__",
   "command": "{venv_python} {here}/x.py",
   "install": "pip install lib", "isa_cap_env": "LIB_ISA", "platforms": ["arm64"],
-  "smoke": {"cases": "spec,random", "count": 2, "seed": 7, "isa_caps": ["avx2"]}})";
+  "smoke": {"cases": "spec,random", "count": 2, "seed": 7, "isa_caps": ["avx2"],
+            "ops": "onnx.Mul-14,onnx.Div-14"}, "compile_latency_seconds": 40})";
 
 std::string error_of(const std::string& text, const std::string& folder = "lib") {
     try {
@@ -37,6 +38,20 @@ TEST(AdapterManifest, GoodManifestIsRead) {
     EXPECT_EQ(a.smoke.count, 2);
     EXPECT_EQ(a.smoke.seed, 7);
     EXPECT_EQ(a.smoke.isa_caps, std::vector<std::string>{"avx2"});
+    EXPECT_EQ(a.smoke.ops, "onnx.Mul-14,onnx.Div-14");
+    EXPECT_EQ(a.compile_latency_seconds, 40);
+}
+
+// PROTOCOL.md section 9, item 19: at most an hour, and none by default.
+TEST(AdapterManifest, CompileLatencyIsSecondsUpToAnHour) {
+    const std::string head = R"({"name": "lib", "library": "L", "version": "v", "command": "x",
+        "install": "i")";
+    EXPECT_EQ(
+        backends::parse_manifest(head + "}", "lib", "lib/adapter.json").compile_latency_seconds, 0);
+    EXPECT_NE(error_of(head + R"(, "compile_latency_seconds": 3601})").find("outside [0, 3600]"),
+              std::string::npos);
+    EXPECT_NE(error_of(head + R"(, "compile_latency_seconds": 2.5})").find("is not an integer"),
+              std::string::npos);
 }
 
 // numpy's knob is a list of features to disable, XLA's a flag: settings per cap.

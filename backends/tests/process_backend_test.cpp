@@ -230,6 +230,32 @@ TEST_F(ProcessBackendTest, PassesTheBackendsOwnAnswers) {
     }
 }
 
+// PROTOCOL.md section 9, item 19: how a compiling backend compiles, and what it compiled.
+TEST_F(ProcessBackendTest, CompileOfTheHelloAndCompilationsOfAnAnswerAreRead) {
+    auto backend = start_process_backend(fixture({"--hello", "compile", "--mode", "compiled"}));
+    ASSERT_TRUE(backend->hello().compile.has_value());
+    EXPECT_EQ(backend->hello().compile->compiler, "fixturec");
+    EXPECT_EQ(backend->hello().compile->shapes, "static");
+    EXPECT_EQ(backend->hello().compile->latency_seconds, 12.5);
+    const Result r = backend->run(mul.call(1));
+    EXPECT_EQ(r.outcome, Outcome::unsupported);
+    EXPECT_EQ(r.compilations, 2);
+    EXPECT_FALSE(start_process_backend(fixture({}))->hello().compile.has_value());
+}
+
+TEST_F(ProcessBackendTest, CompileAndCompilationsOfTheWrongTypeAreProtocolErrors) {
+    try {
+        start_process_backend(fixture({"--hello", "bad-compile"}));
+        ADD_FAILURE() << "a latency that is not a number was accepted";
+    } catch (const BackendStartError& e) {
+        EXPECT_TRUE(contains(e.what(), "compile.latency_seconds is not a number")) << e.what();
+    }
+    const Result r =
+        start_process_backend(fixture({"--mode", "bad-compilations"}))->run(mul.call(1));
+    EXPECT_EQ(r.outcome, Outcome::protocol_error);
+    EXPECT_TRUE(contains(r.message, "compilations is not a count")) << r.message;
+}
+
 // PROTOCOL.md section 9, item 17: the output in shared memory, compared in place.
 void expect_shared_product(const Result& r) {
     ASSERT_EQ(r.outcome, Outcome::ok) << r.message;

@@ -134,7 +134,7 @@ async function observe(page, out) {
   out.backends = await readBackends(page);
   await page.click('#tab-scoreboard');
   out.scoreboard_labels =
-    await page.$$eval('#scoreboard th.backend', (ths) => ths.map((th) => th.textContent));
+    await page.$$eval('#scoreboard th.backend', (ths) => ths.map((th) => th.firstChild.textContent));
   out.disagreement_rows = await page.$$eval('#disagreements tbody tr', (trs) => trs.length);
   await page.click('#tab-matrix');
   await page.select('#backend', '0');

@@ -521,6 +521,39 @@ class Results(Harness):
 
 
 
+class CompilingBackends(Harness):
+    """PROTOCOL.md section 9, item 19: a compiling backend's announced latency lengthens every
+    case's timeout, and the compilations its answers report reach the case lines and the summary.
+    The test backend compiles (sleeps 1.5 s) once per (op version, types, ranks)."""
+
+    def compiling_run(self, latency):
+        command = "%s %s/compiling_backend.py --latency %s --compile-seconds 1.5" % (
+            PYTHON, PY_BACKENDS, latency)
+        return run(["--backend-cmd", command, "--cases", "spec", "--op", "onnx.Mul-14",
+                    "--dtype", "f32", "--timeout", "1"])
+
+    def test_latency_lengthens_the_timeout_and_compilations_are_counted(self):
+        proc, out = self.compiling_run(3)
+        self.assert_exit(proc, 0)
+        cases = results(out)
+        self.assert_all_pass(cases)
+        keys = {(c["dtype"], c.get("dtype_b"), len(c["shapes"][0]), len(c["shapes"][1]))
+                for c in cases if c.get("shapes")}
+        compiled = sum(c.get("compilations", 0) for c in cases)
+        self.assertEqual(compiled, len(keys))  # one per (types, ranks): the op is fixed
+        self.assertIn("; %d compilations" % compiled, proc.stdout)
+        self.assertRegex(proc.stdout, r"\d+ cases run in [0-9.]+ s: [0-9.]+ cases/s")
+        with open(os.path.join(out, "results.jsonl")) as f:
+            hello = json.loads(f.readline())["run"]["backend"]
+        self.assertEqual(hello["compile"], {"compiler": "sleep", "target": "numpy",
+                                            "shapes": "dynamic", "latency_seconds": 3})
+
+    def test_without_latency_a_compiling_case_hangs(self):
+        proc, out = self.compiling_run(0)
+        self.assert_exit(proc, 1)
+        self.assertIn("HUNG", statuses(results(out)))
+
+
 class OpenMpWaitPolicy(Harness):
     """The validator's OpenMP threads sleep while idle unless the user chose a policy: libgomp's
     spinning took the cores a backend's process needed (runner/openmp_wait_policy.hpp)."""
