@@ -232,6 +232,21 @@ class Tables(Harness):
                           "ops": {}, "graph_forms": ["runtime", "const-b"],
                           "output_region": True, "input_region": True})
 
+    def test_compilations_reach_the_next_answer_only(self):
+        # PROTOCOL.md section 9, item 19: a cache that compiles counts each build, kept or not.
+        cache = kit.ModelCache(compiles=True)
+        for key in ("x", "x", None):
+            cache.get(key, lambda: 1)
+        unsupported = lambda request: (_ for _ in ()).throw(kit.Unsupported("no"))  # noqa: E731
+        self.assertEqual(kit.answer({"id": 1}, unsupported)["compilations"], 2)
+        self.assertNotIn("compilations", kit.answer({"id": 2}, unsupported))
+        kit.compiled(3)
+        self.assertEqual(kit.answer({"id": 3}, unsupported)["compilations"], 3)
+        kit.ModelCache().get("y", lambda: 1)  # a cache that does not compile counts nothing
+        self.assertNotIn("compilations", kit.answer({"id": 4}, unsupported))
+        compile_info = {"compiler": "c", "latency_seconds": 2}
+        self.assertEqual(kit.hello("lib", 1, {}, compile=compile_info)["compile"], compile_info)
+
 
 class Smoke(Harness):
     """The smoke check passes the kit's example and finds a planted bug."""
