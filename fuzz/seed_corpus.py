@@ -112,8 +112,14 @@ def seed_protocol():
                    {"id": 9, "status": "error", "in_region": True},
                    {"id": 4, "status": "rejected", "message": "shapes do not broadcast"},
                    {"id": 5, "status": "unsupported"}, {"id": 6, "status": "error",
-                                                        "message": "out of memory"}]:
+                                                        "message": "out of memory"},
+                   {"id": 7, "status": "ok", "compilations": 2}]:
         put("protocol", b"\2" + json.dumps(answer).encode())
+    # a compiling backend's hello (item 19)
+    put("protocol", b"\0" + json.dumps({"protocol": "eltwise-backend/1", "name": "inductor",
+                                        "ops": ops, "compile": {
+                                            "compiler": "inductor", "target": "cpu avx512",
+                                            "shapes": "dynamic", "latency_seconds": 9.5}}).encode())
 
 
 def seed_expectations():
