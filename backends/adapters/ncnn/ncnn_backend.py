@@ -54,18 +54,19 @@ def ncnn_shapes(a, b):
     axes, or with one dim to the channels ("the opposite direction of numpy", its
     binaryop-broadcasting.md), so pnnx gives the lower-rank input leading 1s
     (insert_reshape_numpy_binaryop_broadcast); equal ranks broadcast dims of 1 as numpy does.
-    A rank-0 input becomes [1] (a Mat has at least one dim); above 4 dims the leading dims of 1
-    are dropped, as pnnx drops the batch axis."""
+    A rank-0 input becomes [1] (a Mat has at least one dim); above 4 dims, axes that are 1 in
+    both inputs (1 in the output too) are dropped, first to last, as pnnx drops the batch axis."""
     if 0 in a or 0 in b:
         raise kit.Unsupported("ncnn has no zero-size tensor: a Mat without elements is empty(), "
                               "a missing blob")
     rank = max(len(a), len(b), 1)
     a, b = (1,) * (rank - len(a)) + a, (1,) * (rank - len(b)) + b
-    while len(a) > MAX_DIMS and a[0] == 1 and b[0] == 1:
-        a, b = a[1:], b[1:]
+    ones = [i for i in range(rank) if a[i] == 1 and b[i] == 1][:max(rank - MAX_DIMS, 0)]
+    a = tuple(d for i, d in enumerate(a) if i not in ones)
+    b = tuple(d for i, d in enumerate(b) if i not in ones)
     if len(a) > MAX_DIMS:
         raise kit.Unsupported(f"ncnn Mats have at most {MAX_DIMS} dims (w, h, d, c): "
-                              f"{a} and {b} after dropping leading 1s")
+                              f"{a} and {b} after dropping the axes that are 1 in both")
     return a, b
 
 
@@ -98,16 +99,15 @@ def run(op_type, bf16, a, b):
 
 def evaluate(request):
     plan, a, b = kit.load_planned(request)
-    rank = max(a.ndim, b.ndim)
+    a_full, b_full = a.shape, b.shape
     a_shape, b_shape = ncnn_shapes(a.shape, b.shape)
     bf16 = plan.dtype == "bf16"
     a = to_f32(a, plan.dtype).reshape(a_shape)
     b = to_f32(b, plan.dtype).reshape(b_shape)
     op_type = DIV if kit.is_division(plan.op) else MUL  # m_pythondiv changes no float quotient
     result = run(op_type, bf16, a, b)
-    if rank != result.ndim:  # the leading 1s (or the rank 0) that ncnn_shapes took away
-        result = result.reshape(result.shape[result.ndim - rank:] if rank < result.ndim
-                                else (1,) * (rank - result.ndim) + result.shape)
+    if result.shape == np.broadcast_shapes(a_shape, b_shape):  # else left for the validator
+        result = result.reshape(np.broadcast_shapes(a_full, b_full))  # the axes of 1 taken away
     return to_bf16(result) if bf16 else result
 
 
