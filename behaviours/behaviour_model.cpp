@@ -36,6 +36,7 @@ constexpr NamedFlag kFlags[] = {
     {"computed_in_bf16", &Model::computed_in_bf16},
     {"computed_in_i32", &Model::computed_in_i32},
     {"integer_division_via_f32", &Model::integer_division_via_f32},
+    {"integer_multiplication_via_f32", &Model::integer_multiplication_via_f32},
     {"integers_computed_in_f32", &Model::integers_computed_in_f32},
     {"integers_through_f32_and_i32", &Model::integers_through_f32_and_i32},
     {"integers_through_f32_clamped_to_i32", &Model::integers_through_f32_clamped_to_i32},
@@ -46,6 +47,7 @@ constexpr NamedFlag kFlags[] = {
     {"floor_for_trunc", &Model::floor_for_trunc},
     {"trunc_for_floor", &Model::trunc_for_floor},
     {"results_rounded_toward_zero", &Model::results_rounded_toward_zero},
+    {"results_rounded_ties_away", &Model::results_rounded_ties_away},
     {"integer_results_saturated", &Model::integer_results_saturated},
     {"products_through_i16_saturated", &Model::products_through_i16_saturated},
     {"infinities_clamped", &Model::infinities_clamped},
@@ -137,6 +139,22 @@ T toward_zero(float f) {
     return Float<T>::from(static_cast<Bits<T>>(Float<T>::bits(n) - 1));
 }
 
+// f32 rounded to nearest into T with ties away from zero: toward zero, then one ordinal away
+// when f lies at or past the midpoint of the two neighbours (exact in double). NaN stays NaN.
+template <class T>
+T ties_away(float f) {
+    const T t = toward_zero<T>(f);
+    if (std::isnan(f) || Float<T>::wide(t) == f) return t;
+    const T away = Float<T>::from(static_cast<Bits<T>>(Float<T>::bits(t) + 1));
+    const double below = std::fabs(f - Float<T>::wide(t));
+    // Past the largest finite value the next ordinal is inf, whose "distance" is the rounding
+    // boundary of IEEE's overflow rule: half a unit above the largest finite value.
+    const double unit = std::ldexp(1.0, std::ilogb(Float<T>::wide(t)) - Float<T>::kMantissa);
+    const double above = magnitude(away) == kInf<T> ? unit - below
+                                                    : std::fabs(Float<T>::wide(away) - f);
+    return below >= above ? away : t;
+}
+
 template <class T>
 T saturate_infinity(T v) {
     if (magnitude(v) != kInf<T>) return v;
@@ -149,6 +167,7 @@ template <class T>
 T round_result(const Model& m, double r) {
     if constexpr (sizeof(T) == 2) {
         if (m.results_rounded_toward_zero) return toward_zero<T>(static_cast<float>(r));
+        if (m.results_rounded_ties_away) return ties_away<T>(static_cast<float>(r));
     }
     return Float<T>::nearest(r);
 }
@@ -336,11 +355,13 @@ T saturated_product(T x, T y) {
     return negative ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max();
 }
 
-// An f32 quotient converted back as cvttps2dq does: truncated (after floor where the op floors),
-// and INT32_MIN for a value outside i32 (the "integer indefinite"), then wrapped into T.
+// An f32 product or quotient converted back as cvttps2dq does: truncated (after floor where the
+// op floors), and INT32_MIN for a value outside i32 (the "integer indefinite"), then wrapped
+// into T.
 template <class T>
-T quotient_via_f32(T x, T y, core::IntegerRounding rounding) {
-    float q = static_cast<float>(x) / static_cast<float>(y);
+T via_f32(T x, T y, bool multiply, core::IntegerRounding rounding) {
+    const float fx = static_cast<float>(x), fy = static_cast<float>(y);
+    float q = multiply ? fx * fy : fx / fy;
     if (rounding == core::IntegerRounding::floor) q = std::floor(q);
     q = std::trunc(q);
     std::int64_t wide = std::numeric_limits<std::int32_t>::min();
@@ -406,11 +427,12 @@ std::optional<T> integer_step(const Model& m, T x, T y, bool multiply,
                                    std::numeric_limits<T>::max());
         }
     }
+    if (multiply && m.integer_multiplication_via_f32) return via_f32(x, y, true, rounding);
     if (multiply)
         return m.integer_results_saturated ? saturated_product(x, y) : reference::multiply(x, y);
     // Through f32 a zero divisor (one that became 0 in a narrower type) gives ±inf or NaN, which
     // converts to the integer indefinite; the spec's own x / 0 is never compared.
-    if (m.integer_division_via_f32) return quotient_via_f32(x, y, rounding);
+    if (m.integer_division_via_f32) return via_f32(x, y, false, rounding);
     if (y == 0) return std::nullopt;
     if constexpr (std::is_signed_v<T>) {
         if (m.integer_results_saturated && x == std::numeric_limits<T>::min() && y == T(-1))
@@ -525,12 +547,13 @@ bool affects(const Model& m, core::ElementType type, bool multiply) {
                ((m.computed_in_f16 || m.computed_in_bf16) && type == core::ElementType::f32) ||
                (!multiply && (m.division_by_reciprocal ||
                               (m.division_by_f32_reciprocal && type != core::ElementType::f64))) ||
-               (m.results_rounded_toward_zero && narrow_float);
+               ((m.results_rounded_toward_zero || m.results_rounded_ties_away) && narrow_float);
     }
     const bool wide_int = core::byte_size(type) >= 4 && type != core::ElementType::i32;
     return m.integer_results_saturated || m.integers_computed_in_f32 ||
            m.integers_through_f32_and_i32 || m.integers_through_f32_clamped_to_i32 ||
            (m.products_through_i16_saturated && multiply && core::byte_size(type) == 1) ||
+           (m.integer_multiplication_via_f32 && multiply) ||
            (m.computed_in_i32 && wide_int) ||
            (!multiply && (m.integer_division_via_f32 || m.floor_for_trunc || m.trunc_for_floor));
 }

@@ -44,6 +44,9 @@ struct Model {
     bool computed_in_bf16 = false;          // f32: the same in bf16
     bool computed_in_i32 = false;           // i64/u64/u32: operands wrapped to i32, result widened
     bool integer_division_via_f32 = false;  // operands to f32, quotient rounded per the op
+    // The same for products: the f32 product (rounded to nearest even) converted as cvttps2dq
+    // does, INT32_MIN outside i32 (MNN's x86 i32 multiply).
+    bool integer_multiplication_via_f32 = false;
     // Integers computed in f32 (oneDNN): operands rounded to f32, the f32 result rounded to
     // nearest even and saturated to the largest f32 values inside the type's range.
     bool integers_computed_in_f32 = false;
@@ -67,6 +70,9 @@ struct Model {
     bool trunc_for_floor = false;
     // results
     bool results_rounded_toward_zero = false;  // f16/bf16: the f32 result truncated
+    // f16/bf16: the f32 result rounded to nearest with ties away from zero (a conversion that
+    // adds half a unit to the bits and truncates, as ncnn's bf16 storage does).
+    bool results_rounded_ties_away = false;
     bool integer_results_saturated = false;    // overflow clamps instead of wrapping
     // 8-bit products computed in i16 (wrapping) and then saturated into the type: u8 products
     // above 32767 wrap negative and become 0 (OpenVINO's AVX2 kernels).

@@ -131,6 +131,37 @@ TEST(Behaviours, Bf16RoundedTowardZeroAsOnAvx2) {
               (std::vector<std::uint16_t>{0x7f7e}));
 }
 
+TEST(Behaviours, Bf16ResultsRoundedTiesAwayAsNcnnStoresThem) {
+    // ncnn-2: 3 * 87 = 261 lies halfway between 260 (0x4382, even) and 262 (0x4383): ties away
+    // gives 262, and -262 for -3 * 87; 3 * 85 = 255 is exact (0x437f) and stays.
+    const auto m = model({"results_rounded_ties_away"});
+    using B = core::BFloat16;
+    EXPECT_EQ(bits16(run<ElementType::bf16>(m, "onnx.Mul-14", {B{0x4040}, B{0xc040}, B{0x4040}},
+                                            {B{0x42ae}, B{0x42ae}, B{0x42aa}})),
+              (std::vector<std::uint16_t>{0x4383, 0xc383, 0x437f}));
+    const behaviours::Model none;
+    EXPECT_EQ(bits16(run<ElementType::bf16>(none, "onnx.Mul-14", {B{0x4040}}, {B{0x42ae}})),
+              (std::vector<std::uint16_t>{0x4382}));
+    // Off a tie it is nearest: 1.0078125 * 1.5078125 = 1.5196 -> 1.5234375 (0x3fc3). Half a unit
+    // above bf16's largest value (0x7f7f * 1.00390625 = max + unit/2) overflows to inf; less stays.
+    EXPECT_EQ(bits16(run<ElementType::bf16>(m, "onnx.Mul-14", {B{0x3f81}, B{0x7f7f}, B{0x7f7f}},
+                                            {B{0x3fc1}, B{0x3f80}, B{0x3f81}})),
+              (std::vector<std::uint16_t>{0x3fc3, 0x7f7f, 0x7f80}));
+    EXPECT_FALSE(behaviours::affects(m, ElementType::f32, true));
+    EXPECT_TRUE(behaviours::affects(m, ElementType::f16, false));
+}
+
+TEST(Behaviours, IntegerMultiplicationThroughF32AsMnnOnX86) {
+    // mnn-3: 16777217 * 1 rounds to 16777216 in f32; 3 * 1431655766 = 4294967298 is outside
+    // i32: the integer indefinite -2147483648 (wrapping would give 2); -3 * 5 = -15 stays.
+    const auto m = model({"integer_multiplication_via_f32"});
+    const auto v = run<ElementType::i32>(m, "onnx.Mul-14", {16777217, 3, -3}, {1, 1431655766, 5});
+    const auto values = v.values<std::int32_t>();
+    EXPECT_EQ(std::vector<std::int32_t>(values.begin(), values.end()),
+              (std::vector<std::int32_t>{16777216, -2147483647 - 1, -15}));
+    EXPECT_FALSE(behaviours::affects(m, ElementType::i32, false));  // division is untouched
+}
+
 TEST(Behaviours, DivisionByReciprocal) {
     // openvino-5's minimal cases: 3 / 1.0000001 gives 0x403ffffe (exact 0x403fffff); 0 / -1e-45
     // gives 0 * -inf = NaN.
