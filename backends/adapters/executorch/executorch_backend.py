@@ -80,8 +80,9 @@ def function(plan):
 
 
 def dynamic_shapes(fed):
-    """Every dim unknown (Dim.AUTO: export keeps a dim static where it must, sizes 0 and 1)."""
-    return tuple({i: Dim.AUTO for i in range(t.dim())} for t in fed)
+    """Every dim unknown (Dim.AUTO: export keeps a dim static where it must, sizes 0 and 1);
+    one entry, forward's *fed, holding one spec per fed tensor."""
+    return (tuple({i: Dim.AUTO for i in range(t.dim())} for t in fed),)
 
 
 def lower(exported):
