@@ -63,12 +63,13 @@ void check_keys(const nlohmann::json& object, std::initializer_list<std::string_
 
 SmokeSettings smoke_settings(const nlohmann::json& j, const std::string& where) {
     if (!j.is_object()) bad_manifest(where, "\"smoke\" is not an object");
-    check_keys(j, {"cases", "count", "seed", "isa_caps", "ops"}, where + " (smoke)");
+    check_keys(j, {"cases", "count", "seed", "isa_caps", "ops", "dtypes"}, where + " (smoke)");
     SmokeSettings s{member<std::string>(j, "cases", where, true),
                     int_member(j, "count", where, 1, std::numeric_limits<int>::max()),
                     int_member(j, "seed", where, 0, std::numeric_limits<int>::max()),
                     member<std::vector<std::string>>(j, "isa_caps", where, false),
-                    member<std::string>(j, "ops", where, false)};
+                    member<std::string>(j, "ops", where, false),
+                    member<std::string>(j, "dtypes", where, false)};
     return s;
 }
 

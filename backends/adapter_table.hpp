@@ -17,6 +17,7 @@ struct SmokeSettings {
     int count = 1, seed = 1;            // its --count and --seed
     std::vector<std::string> isa_caps;  // one more smoke run per cap (run --isa-cap)
     std::string ops;                    // its --op, when not every claimed op version
+    std::string dtypes;                 // its --dtype, when not every claimed type
 };
 
 struct Adapter {

@@ -15,7 +15,7 @@ const char* kGood = R"({"name": "lib", "library": "Lib 1.0", "version": "lib.__v
   "command": "{venv_python} {here}/x.py",
   "install": "pip install lib", "isa_cap_env": "LIB_ISA", "platforms": ["arm64"],
   "smoke": {"cases": "spec,random", "count": 2, "seed": 7, "isa_caps": ["avx2"],
-            "ops": "onnx.Mul-14,onnx.Div-14"}, "compile_latency_seconds": 40})";
+            "ops": "onnx.Mul-14,onnx.Div-14", "dtypes": "f32,i32"}, "compile_latency_seconds": 40})";
 
 std::string error_of(const std::string& text, const std::string& folder = "lib") {
     try {
@@ -39,6 +39,7 @@ TEST(AdapterManifest, GoodManifestIsRead) {
     EXPECT_EQ(a.smoke.seed, 7);
     EXPECT_EQ(a.smoke.isa_caps, std::vector<std::string>{"avx2"});
     EXPECT_EQ(a.smoke.ops, "onnx.Mul-14,onnx.Div-14");
+    EXPECT_EQ(a.smoke.dtypes, "f32,i32");
     EXPECT_EQ(a.compile_latency_seconds, 40);
 }
 
