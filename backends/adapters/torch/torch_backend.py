@@ -22,7 +22,7 @@ TORCH_TYPES = {"i8": torch.int8, "i16": torch.int16, "i32": torch.int32, "i64": 
 # torch 2.15 multiplies these on the CPU but has no integer division kernel for them
 # ('"div_trunc_cpu" not implemented for 'UInt16'', the same for div_floor_cpu): the division
 # op versions do not claim them.
-NO_INTEGER_DIVISION = ("u16", "u32", "u64")
+NO_INTEGER_DIVISION = (torch.uint16, torch.uint32, torch.uint64)
 
 
 def no_check(a, b):
@@ -68,7 +68,8 @@ def evaluate(request):
 
 def hello():
     ops = kit.claims(TORCH_TYPES, truncating_division=True)
-    ops = {op: [t for t in types if not (kit.is_division(op) and t in NO_INTEGER_DIVISION)]
+    ops = {op: [t for t in types
+                if not (kit.is_division(op) and TORCH_TYPES[t] in NO_INTEGER_DIVISION)]
            for op, types in ops.items()}
     return kit.hello("torch", torch.__version__, ops)
 
