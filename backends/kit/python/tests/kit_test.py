@@ -183,7 +183,8 @@ class Lowering(Harness):
         # ONNX Mul-6 broadcast=1: B (3, 4) matches A (2, 3, 4, 5) from axis 1 -> (3, 4, 1)
         self.assertEqual(lowering.legacy_b_shape((2, 3, 4, 5), (3, 4), 1), (3, 4, 1))
         self.assertEqual(lowering.legacy_b_shape((2, 3, 4, 5), (4, 5), None), (4, 5))
-        self.assertEqual(lowering.legacy_b_shape((2, 3), (1, 1), None), ())  # one element
+        # one element: B as the case gives it, a tensor (numpy broadcasts it to A's shape)
+        self.assertEqual(lowering.legacy_b_shape((2, 3), (1, 1), None), (1, 1))
         with self.assertRaises(kit.Rejected):
             lowering.legacy_b_shape((2, 3, 4, 5), (1, 5), None)  # 1s do not stretch here
 
@@ -194,6 +195,41 @@ class Lowering(Harness):
         self.assertEqual(lowering.pdpd_b_shape((2, 3), (3, 1), 1), (3,))  # B's 1 dropped first
         with self.assertRaises(kit.Rejected):
             lowering.pdpd_b_shape((2, 3, 4, 5), (4,), 1)
+
+    def test_a_one_element_b_stays_a_tensor_of_its_rank(self):
+        folder = tempfile.mkdtemp(prefix="kit-test-")
+        a = np.arange(6, dtype=np.float32).reshape(2, 3)
+        cases = [("onnx.Mul-6", (1,), {"broadcast": "1"}), ("onnx.Div-1", (1, 1), {"broadcast": "1"}),
+                 ("onnx.Mul-6", (1,), {"broadcast": "1", "axis": "1"}),
+                 ("openvino.Multiply-1", (1, 1),
+                  {"auto_broadcast": "pdpd", "auto_broadcast_axis": "1"}),
+                 ("openvino.Multiply-1", (1, 1), {"auto_broadcast": "pdpd"})]
+        for op, shape, attributes in cases:
+            request = request_for(folder, op, a, np.full(shape, 2, np.float32),
+                                  attributes=attributes)
+            plan, _, b = lowering.load_planned(request)
+            self.assertEqual(b.shape, shape, (op, attributes))  # not a 0-d array
+            self.assertEqual(np.broadcast_shapes(a.shape, b.shape), (2, 3))
+        # a reshape only where numpy needs one: B (3, 1) under pdpd axis 0 of A (3, 2)
+        request = request_for(folder, "openvino.Multiply-1", a.reshape(3, 2),
+                              np.ones((3, 1), np.float32),
+                              attributes={"auto_broadcast": "pdpd", "auto_broadcast_axis": "0"})
+        self.assertEqual(lowering.load_planned(request)[2].shape, (3, 1))
+        request = request_for(folder, "onnx.Mul-6", np.ones((2, 3, 4), np.float32),
+                              np.ones(3, np.float32), attributes={"broadcast": "1", "axis": "1"})
+        self.assertEqual(lowering.load_planned(request)[2].shape, (3, 1))
+
+    def test_floor_is_integer_floor_division_only(self):
+        folder = tempfile.mkdtemp(prefix="kit-test-")
+        cases = [("openvino.Divide-1", np.int32, {}, True),  # m_pythondiv: true by default
+                 ("openvino.Divide-1", np.int32, {"m_pythondiv": "false"}, False),
+                 ("openvino.Divide-1", np.float32, {}, False),  # float division: no floor
+                 ("openvino.Divide-1", np.float64, {"m_pythondiv": "true"}, False),
+                 ("openvino.Multiply-1", np.int32, {}, False), ("onnx.Div-14", np.int32, {}, False)]
+        for op, dtype, attributes, floor in cases:
+            request = request_for(folder, op, np.ones(2, dtype), np.ones(2, dtype),
+                                  attributes=attributes)
+            self.assertEqual(lowering.plan(request).floor, floor, (op, dtype, attributes))
 
     def test_plan_order_and_results(self):
         folder = tempfile.mkdtemp(prefix="kit-test-")
