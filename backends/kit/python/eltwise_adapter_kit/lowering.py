@@ -85,8 +85,11 @@ def _plan_legacy(op, dtype, attributes, a, b):
 
 
 def plan(request, check_numpy=checks.numpy_broadcast):
-    """Checks a request and lowers its broadcast rule. `check_numpy(a, b)` is the library's own
-    numpy-broadcast check: it raises Rejected with the library's message."""
+    """Checks a request and lowers its broadcast rule. `check_numpy(a, b)` runs where the rule is
+    numpy broadcasting: `checks.left_to_library` when the library checks it itself (the adapter
+    maps its error to Rejected: PROTOCOL.md section 13), the library's own check to quote its
+    message, or the default, numpy's check with numpy's message, for a library that would not
+    refuse bad shapes."""
     op, a_info, b_info = request["op"], request["a"], request["b"]
     a, b = tuple(a_info["shape"]), tuple(b_info["shape"])
     if op not in op_table.OPS:

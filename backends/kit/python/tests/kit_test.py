@@ -231,6 +231,18 @@ class Lowering(Harness):
                                   attributes=attributes)
             self.assertEqual(lowering.plan(request).floor, floor, (op, dtype, attributes))
 
+    def test_numpy_broadcasting_can_be_left_to_the_library(self):
+        folder = tempfile.mkdtemp(prefix="kit-test-")
+        request = request_for(folder, "onnx.Mul-14", np.ones((2, 3), np.float32),
+                              np.ones(2, np.float32))  # (2, 3) with (2,): invalid for numpy
+        with self.assertRaises(kit.Rejected) as caught:
+            lowering.plan(request)  # the default: numpy's check and message
+        self.assertEqual(caught.exception.reason, "shape")
+        self.assertEqual(lowering.plan(request, kit.left_to_library).b_shape, None)
+        mixed = dict(request, b=dict(request["b"], dtype="f64"))
+        with self.assertRaises(kit.Rejected):  # types stay the kit's: libraries promote
+            lowering.plan(mixed, kit.left_to_library)
+
     def test_plan_order_and_results(self):
         folder = tempfile.mkdtemp(prefix="kit-test-")
         request = request_for(folder, "openvino.Multiply-1", np.ones((2, 3), np.float32),
