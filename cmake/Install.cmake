@@ -23,11 +23,11 @@ install(DIRECTORY backends/adapters/ DESTINATION ${ELTWISE_INSTALL_DATADIR}/adap
         PATTERN "expected.txt" PATTERN "README.md" PATTERN "package*.json"
         PATTERN "node_modules" EXCLUDE PATTERN "__pycache__" EXCLUDE)
 # The kits, at the same relative place as in the source tree (the Node adapter's package.json
-# names ../../kit/node); op_table.json, a symlink in each kit, as the file it points to.
+# names ../../kit/node); op_table.json: the Python kit's own copy (equal to core's: test
+# docs.op_table), and for the Node kit, whose op_table.json is a symlink, the file it points to.
 install(DIRECTORY backends/kit/python/eltwise_adapter_kit
         DESTINATION ${ELTWISE_INSTALL_DATADIR}/kit/python
-        FILES_MATCHING PATTERN "*.py" PATTERN "__pycache__" EXCLUDE)
-install(FILES core/op_table.json DESTINATION ${ELTWISE_INSTALL_DATADIR}/kit/python/eltwise_adapter_kit)
+        FILES_MATCHING PATTERN "*.py" PATTERN "op_table.json" PATTERN "__pycache__" EXCLUDE)
 install(DIRECTORY backends/kit/node/ DESTINATION ${ELTWISE_INSTALL_DATADIR}/kit/node
         FILES_MATCHING PATTERN "*.mjs" PATTERN "package*.json" PATTERN "README.md"
         PATTERN "node_modules" EXCLUDE PATTERN "tests" EXCLUDE)

@@ -15,7 +15,12 @@ Fails (exit 1, one line per problem) when
       NOT_COPIES lists the few literals that are something else, each with its reason;
   (c) the Python helper (the adapter kit's eltwise_adapter_kit/op_table.py, backends/kit/python)
       or the Node one (backends/kit/node/op_table.mjs) cannot load the table, from its default path or from ELTWISE_OP_TABLE, or they do not
-      give exactly the table's op versions and element types.
+      give exactly the table's op versions and element types (the Python kit's default path is
+      its own copy, PYTHON_KIT_TABLE; the Node kit's is a symlink to core/op_table.json);
+  (d) the Python kit's copy, backends/kit/python/eltwise_adapter_kit/op_table.json, is not a
+      file byte for byte equal to core/op_table.json. It is a file, not a symlink, so that a
+      plain copy of the kit (`cp -r`) installs with its table; write it with
+      `cp core/op_table.json backends/kit/python/eltwise_adapter_kit/op_table.json`.
 Files: those git lists (tracked, and new ones not ignored), minus node_modules/, .venv/, .arm64/, build/
 and fuzz/corpus/. ELTWISE_NODE names node (default: node on PATH). Python 3 standard library.
 """
@@ -32,6 +37,7 @@ from pathlib import Path
 TABLE = "core/op_table.json"
 PYTHON_KIT = "backends/kit/python"
 NODE_KIT = "backends/kit/node"
+PYTHON_KIT_TABLE = f"{PYTHON_KIT}/eltwise_adapter_kit/op_table.json"
 HELPER_FILES = {"op_table.py": f"{PYTHON_KIT}/eltwise_adapter_kit/op_table.py",
                 "op_table.mjs": f"{NODE_KIT}/op_table.mjs"}
 EXCLUDED_DIRS = {"build", "node_modules", ".venv", ".arm64", ".git"}
@@ -276,11 +282,14 @@ def check_helpers(root, table, problems):
         other = os.path.join(scratch, "other_table.json")
         with open(other, "w", encoding="utf-8") as f:
             json.dump(table[:1], f)
-        for label, file, rows, extra in (("default path", os.path.join(root, TABLE), table, {}),
-                                         ("ELTWISE_OP_TABLE", other, table[:1],
-                                          {"ELTWISE_OP_TABLE": other})):
+        defaults = {"op_table.py": os.path.join(root, PYTHON_KIT_TABLE),
+                    "op_table.mjs": os.path.join(root, TABLE)}
+        for label, files, rows, extra in (("default path", defaults, table, {}),
+                                          ("ELTWISE_OP_TABLE", dict.fromkeys(defaults, other),
+                                           table[:1], {"ELTWISE_OP_TABLE": other})):
             want = {op["id"]: op["element_types"] for op in rows}
             for name, cmd in helpers.items():
+                file = files[name]
                 got = run_helper(name, cmd, {**env, **extra})
                 where = f"{HELPER_FILES[name]} ({label})"
                 if isinstance(got, str):
@@ -290,6 +299,17 @@ def check_helpers(root, table, problems):
                 elif list(got["types"].items()) != list(want.items()):
                     problems.append(f"{where}: op versions and types differ from {file}: "
                                     f"{json.dumps(got['types'])}")
+
+
+# (d) ------------------------------------------------------------------------------------------
+
+def check_kit_copy(root, problems):
+    copy, source = Path(root, PYTHON_KIT_TABLE), Path(root, TABLE)
+    fix = f"write it with `cp {TABLE} {PYTHON_KIT_TABLE}`"
+    if copy.is_symlink() or not copy.is_file():
+        problems.append(f"{PYTHON_KIT_TABLE}: not a file (a copy of the kit would lose it): {fix}")
+    elif copy.read_bytes() != source.read_bytes():
+        problems.append(f"{PYTHON_KIT_TABLE}: differs from {TABLE}: {fix}")
 
 
 def main(argv):
@@ -312,11 +332,12 @@ def main(argv):
     if table is not None:
         check_copies(root, table, problems)
         check_helpers(root, table, problems)
+        check_kit_copy(root, problems)
     for problem in problems:
         print(f"op_table_test: {problem}")
     print(f"op_table_test: {len(problems)} problem(s)" if problems else
           "op_table_test: ok: core/op_table.json is `list --json`, no re-typed copies, both "
-          "helpers load it")
+          "helpers load it, the Python kit's copy equals it")
     return 1 if problems else 0
 
 

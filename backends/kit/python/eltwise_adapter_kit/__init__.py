@@ -6,8 +6,12 @@
     import mylib
 
     def evaluate(request):
-        plan, a, b = kit.load_planned(request)   # checks, legacy/pdpd lowering, inputs
-        return mylib.multiply(a, b)              # an array; kit.Output(bits, "bf16") for bf16
+        # the op version's checks and legacy/pdpd lowering; numpy broadcasting left to mylib
+        plan, a, b = kit.load_planned(request, kit.left_to_library)
+        try:
+            return mylib.multiply(a, b)          # an array; kit.Output(bits, "bf16") for bf16
+        except mylib.ShapeError as e:            # the library refusing the shapes
+            raise kit.Rejected(str(e)) from None
 
     kit.serve(lambda r: kit.answer(r, evaluate),
               kit.hello("mylib", mylib.__version__, kit.claims(TYPES, True)))
@@ -19,6 +23,7 @@ graph_forms, model_cache, onnx_model (one-node ONNX models; needs onnx), example
 adapter), smoke (eltwise-adapter-smoke: a first check of an adapter without the validator).
 """
 from .answers import Failed, Output, Rejected, Unsupported, answer, compiled, message
+from .checks import left_to_library
 from .graph_forms import cache_key, constant_inputs, graph_form, with_constants
 from .lowering import Plan, load_planned, plan
 from .model_cache import ModelCache
@@ -27,6 +32,6 @@ from .protocol import PROTOCOL, hello, protect_stdout, serve
 from .tensors import NUMPY_TYPES, load_input
 
 __all__ = ["Failed", "Output", "Rejected", "Unsupported", "answer", "compiled", "message", "cache_key",
-           "constant_inputs", "graph_form", "with_constants", "Plan", "load_planned", "plan",
+           "constant_inputs", "graph_form", "with_constants", "left_to_library", "Plan", "load_planned", "plan",
            "ModelCache", "OPS", "claims", "is_division", "truncates", "PROTOCOL", "hello",
            "protect_stdout", "serve", "NUMPY_TYPES", "load_input"]

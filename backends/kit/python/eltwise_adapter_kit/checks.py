@@ -94,6 +94,12 @@ def shape_error(a, b, rule, why):
     raise Rejected(f"cannot broadcast A {list(a)} with B {list(b)} under {rule}: {why}", "shape")
 
 
+def left_to_library(a, b):
+    """No shape check: `check_numpy` for a library that checks numpy broadcasting itself, whose
+    error the adapter maps to Rejected around the call (backends/PROTOCOL.md section 13, "leave
+    validity to the library")."""
+
+
 def numpy_broadcast(a, b):
     """numpy's broadcasting check, with its message: the default check of numpy-like libraries
     (pass the library's own, e.g. torch.broadcast_shapes, to quote its message)."""

@@ -4,12 +4,15 @@ plain numpy broadcasting, by reshaping B (an "unsqueeze" of trailing dims).
 
 Lowerings (docs/SEMANTICS.md section 3), as onnx-tensorflow's explicit_broadcast and converters
 of Paddle models lower them (plus the validity checks those converters leave out):
-- ONNX legacy (Mul-1/6, Div-1/6) broadcast=1: B is one element -> B reshaped to a scalar;
-  else B must equal A's dims from `axis` (default: aligned to A's end) exactly, and B gets
-  rank(A) - axis - rank(B) trailing 1s. broadcast=0: the shapes must be equal.
+- ONNX legacy (Mul-1/6, Div-1/6) broadcast=1: B is one element -> B as it is (all its dims
+  are 1); else B must equal A's dims from `axis` (default: aligned to A's end) exactly, and B
+  gets rank(A) - axis - rank(B) trailing 1s. broadcast=0: the shapes must be equal.
 - OpenVINO pdpd: axis -1 means rank(A) - rank(B); B's trailing 1s are dropped, each B dim must
   equal its A dim or be 1, and B gets trailing 1s up to rank(A).
-After the lowering, numpy broadcasting of A with the reshaped B gives exactly A's shape.
+After the lowering, numpy broadcasting of A with the reshaped B gives exactly A's shape. B keeps
+the shape the case gives wherever numpy broadcasting reads it the same way (same dims once
+leading 1s are set aside, rank at most A's): a one-element B stays a tensor of its rank, never a
+0-d array, which sends some libraries down a scalar path (tinygrad folds a reciprocal there).
 """
 import dataclasses
 
@@ -23,7 +26,9 @@ class Plan:
     """A checked request: what to compute, and B's shape after lowering (None: as given)."""
     op: str
     dtype: str
-    floor: bool  # integer division floors (Divide-1 with m_pythondiv); else it truncates
+    # Integer division floors (Divide-1 with m_pythondiv, true by default); False for every
+    # other op and for float types, whose division m_pythondiv does not change.
+    floor: bool
     b_shape: tuple = None
 
 
@@ -34,11 +39,8 @@ def legacy_b_shape(a, b, axis):
         shape_error(a, b, rule, "rank(B) exceeds rank(A)")
     if axis is not None and axis + len(b) > len(a):
         shape_error(a, b, rule, "B's dims do not fit in A from axis")
-    count = 1
-    for d in b:
-        count *= d
-    if count == 1:
-        return ()
+    if all(d == 1 for d in b):  # one element: numpy broadcasts it as it is
+        return tuple(b)
     start = len(a) - len(b) if axis is None else axis
     if tuple(a[start:start + len(b)]) != tuple(b):
         shape_error(a, b, rule, "B must equal a contiguous run of A's dims (1s do not stretch)")
@@ -62,18 +64,32 @@ def pdpd_b_shape(a, b, axis):
     return tuple(kept) + (1,) * (len(a) - start - len(kept))
 
 
+def kept_rank(a, b, lowered):
+    """B's own shape where numpy broadcasting reads it as `lowered` (leading 1s aside), else
+    `lowered`: the rank the case gives is kept wherever numpy allows it."""
+    def core(shape):
+        shape = list(shape)
+        while shape and shape[0] == 1:
+            shape.pop(0)
+        return shape
+    return tuple(b) if len(b) <= len(a) and core(b) == core(lowered) else tuple(lowered)
+
+
 def _plan_legacy(op, dtype, attributes, a, b):
     broadcast, axis = checks.legacy_attributes(op, attributes)
     if not broadcast:
         if a != b:
             shape_error(a, b, "onnx legacy broadcast=0", "the shapes must be equal")
         return Plan(op, dtype, False)
-    return Plan(op, dtype, False, legacy_b_shape(a, b, axis))
+    return Plan(op, dtype, False, kept_rank(a, b, legacy_b_shape(a, b, axis)))
 
 
 def plan(request, check_numpy=checks.numpy_broadcast):
-    """Checks a request and lowers its broadcast rule. `check_numpy(a, b)` is the library's own
-    numpy-broadcast check: it raises Rejected with the library's message."""
+    """Checks a request and lowers its broadcast rule. `check_numpy(a, b)` runs where the rule is
+    numpy broadcasting: `checks.left_to_library` when the library checks it itself (the adapter
+    maps its error to Rejected: PROTOCOL.md section 13), the library's own check to quote its
+    message, or the default, numpy's check with numpy's message, for a library that would not
+    refuse bad shapes."""
     op, a_info, b_info = request["op"], request["a"], request["b"]
     a, b = tuple(a_info["shape"]), tuple(b_info["shape"])
     if op not in op_table.OPS:
@@ -83,10 +99,10 @@ def plan(request, check_numpy=checks.numpy_broadcast):
     if op_table.is_legacy(op):
         return _plan_legacy(op, a_info["dtype"], attributes, a, b)
     rule, floor = checks.resolve_attributes(op, attributes)
-    result = Plan(op, a_info["dtype"], floor)
+    result = Plan(op, a_info["dtype"], floor and a_info["dtype"][0] in "iu")
     if rule == "pdpd":
         axis = int(attributes.get("auto_broadcast_axis", "-1"))
-        result.b_shape = pdpd_b_shape(a, b, axis)
+        result.b_shape = kept_rank(a, b, pdpd_b_shape(a, b, axis))
     elif rule == "none" and a != b:
         shape_error(a, b, "auto_broadcast=none", "the shapes must be equal")
     else:

@@ -2,13 +2,20 @@
 
     eltwise-adapter-smoke [--timeout S] -- python3 my_adapter.py [its arguments]
 
-It starts the adapter, checks its hello against the op-version table, sends each claimed
-(op version, type) pair one valid request without broadcast rules of its own (A [2, 3] times B
-[3], small values, no zero divisor) and one invalid one (A and B of different types), and checks
-the answers: `ok` (or `unsupported`, counted apart) with the right type and shape, and the exact values for the integer, f32 and
-f64 results (computed here in Python integers and numpy's IEEE arithmetic); `rejected` for the
-invalid one. Exit 0 when everything holds, 1 with one line per problem otherwise, 2 when the
-adapter cannot be started. The validator judges everything else: `eltwise-validate run`.
+It starts the adapter, checks its hello against the op-version table, and sends each claimed
+(op version, type) pair its valid requests and one invalid one (A and B of different types). The
+valid requests, A [2, 3] with small values and no zero divisor:
+- every op version: B [3] under the op version's default attributes (ONNX Mul/Div-1 and -6:
+  broadcast=1, B aligned to A's end; ONNX 7+ and OpenVINO: numpy broadcasting);
+- ONNX Mul/Div-1 and -6 also broadcast=1 axis=0 with B [2] (B read as [2, 1]);
+- OpenVINO Multiply-1 and Divide-1 also auto_broadcast=pdpd axis 0 with B [2] (B as [2, 1]);
+- OpenVINO Divide-1 on integer types also m_pythondiv=false: truncation where the default floors.
+It checks the answers: `ok` (or `unsupported`, counted apart) with the right type and shape, and
+the exact values for the integer, f32 and f64 results (computed here from the specs in Python
+integers and numpy's IEEE arithmetic, B's shape under each rule written out by hand);
+`rejected` for the invalid one. Exit 0 when everything holds, 1 with one line per problem
+otherwise, 2 when the adapter cannot be started. The validator judges everything else:
+`eltwise-validate run`.
 """
 import argparse
 import json
@@ -21,24 +28,62 @@ import numpy as np
 
 from . import op_table, protocol, tensors
 
-A_SHAPE, B_SHAPE = [2, 3], [3]
+A_SHAPE = [2, 3]
+A_VALUES = {"signed": [[7, -5, 3], [-8, 6, 1]], "unsigned": [[7, 5, 3], [8, 6, 1]]}
+B_ALONG_ROWS = {"signed": [2, -3], "unsigned": [2, 3]}  # B [2]: one value per row of A
+B_ALONG_COLUMNS = {"signed": [2, 3, -4], "unsigned": [2, 3, 4]}  # B [3]: one per column
 
 
-def inputs(dtype, division):
-    """Small values of the type: no overflow in f16, no zero divisor."""
-    a = np.array([[7, -5, 3], [-8, 6, 1]]) if dtype[0] in "if" else np.array([[7, 5, 3], [8, 6, 1]])
-    b = np.array([2, 3, -4]) if dtype[0] in "if" else np.array([2, 3, 4])
-    if division:
-        b = np.where(b == 0, 1, b)
+class Request:
+    """One valid request of the smoke check: attributes, B's values, and the shape B takes under
+    the request's broadcast rule (written from the spec, not asked of the kit)."""
+
+    def __init__(self, attributes, b_values, b_read_as):
+        self.attributes, self.b_values, self.b_read_as = attributes, b_values, b_read_as
+
+    def label(self):
+        return " ".join(f"{k}={v}" for k, v in self.attributes.items()) or "defaults"
+
+
+def requests(op, dtype):
+    """The valid requests of a claimed pair (see the module's docstring)."""
+    attributes = {a["name"] for a in op_table.OPS[op]["attributes"]}
+    columns, rows = B_ALONG_COLUMNS, B_ALONG_ROWS
+    if "broadcast" in attributes:  # ONNX legacy: without broadcast=1 the shapes must be equal
+        return [Request({"broadcast": "1"}, columns, (3,)),
+                Request({"broadcast": "1", "axis": "0"}, rows, (2, 1))]
+    found = [Request({}, columns, (3,))]
+    if "auto_broadcast" in attributes:
+        found.append(Request({"auto_broadcast": "pdpd", "auto_broadcast_axis": "0"}, rows, (2, 1)))
+    if "m_pythondiv" in attributes and dtype[0] in "iu":
+        found.append(Request({"m_pythondiv": "false"}, columns, (3,)))
+    return found
+
+
+def inputs(dtype, b_values=B_ALONG_COLUMNS):
+    """A and B as the request's files hold them: small values of the type, no overflow in f16,
+    no zero divisor."""
+    kind = "signed" if dtype[0] in "if" else "unsigned"
+    a, b = np.array(A_VALUES[kind]), np.array(b_values[kind])
     file_type = tensors.FILE_TYPES[dtype]
     if dtype == "bf16":  # the bits of small integers: the high half of their f32 bits
         return [(x.astype(np.float32).view(np.uint32) >> 16).astype(np.uint16) for x in (a, b)]
     return [x.astype(file_type) for x in (a, b)]
 
 
-def expected(op, dtype, a, b):
-    """Exact results for integers (wrapping, truncation or floor as the op has it) and IEEE f32/
-    f64; None where only the type and shape are checked."""
+def floors(op, attributes):
+    """Whether the op's integer division floors: OpenVINO Divide-1 by its m_pythondiv (default
+    true), ONNX Div never (it truncates toward zero)."""
+    specs = {a["name"]: a for a in op_table.OPS[op]["attributes"]}
+    if "m_pythondiv" not in specs:
+        return False
+    return attributes.get("m_pythondiv", specs["m_pythondiv"]["default"]).lower() in ("true", "1")
+
+
+def expected(op, dtype, a, b, attributes=None):
+    """Exact results for integers (wrapping, truncation or floor as the op and its attributes
+    have it) and IEEE f32/f64; None where only the type and shape are checked. `b` is already in
+    the shape its broadcast rule reads it as."""
     if dtype in ("f32", "f64"):
         with np.errstate(all="ignore"):
             return np.divide(a, b) if op_table.is_division(op) else np.multiply(a, b)
@@ -47,10 +92,10 @@ def expected(op, dtype, a, b):
     x, y = np.broadcast_arrays(a.astype(object), b.astype(object))
     if not op_table.is_division(op):
         exact = x * y
-    elif op.startswith("onnx."):  # truncation toward zero
-        exact = np.vectorize(lambda p, q: abs(p) // abs(q) * (1 if (p < 0) == (q < 0) else -1))(x, y)
-    else:  # OpenVINO Divide-1 floors by default (m_pythondiv=true)
+    elif floors(op, attributes or {}):  # Python's // on integers floors
         exact = x // y
+    else:  # truncation toward zero
+        exact = np.vectorize(lambda p, q: abs(p) // abs(q) * (1 if (p < 0) == (q < 0) else -1))(x, y)
     low, span = int(np.iinfo(a.dtype).min), 1 << (a.dtype.itemsize * 8)
     wrapped = [(int(v) - low) % span + low for v in np.ravel(exact)]  # modulo 2^N
     return np.array(wrapped, dtype=a.dtype).reshape(exact.shape)
@@ -94,33 +139,53 @@ def check_hello(greeting):
     return problems
 
 
-def check_pair(adapter, folder, op, dtype):
-    """The problems of one claimed pair; None when the adapter answers `unsupported`."""
-    a, b = inputs(dtype, op_table.is_division(op))
-    paths = [folder / f"{op}.{dtype}.{n}.npy" for n in ("a", "b", "out")]
+def check_request(adapter, paths, op, dtype, request):
+    """The problems of one valid request; None when the adapter answers `unsupported`."""
+    a, b = inputs(dtype, request.b_values)
     for path, array in zip(paths, (a, b)):
         np.save(path, array)
-    tensor = lambda path, array, t=dtype: {"path": str(path), "dtype": t, "shape": list(array.shape)}
-    reply = adapter.ask({"op": op, "a": tensor(paths[0], a), "b": tensor(paths[1], b),
-                         "out": str(paths[2])})
+    what = f"{op} {dtype} ({request.label()})"
+    reply = adapter.ask({"op": op, "a": tensor(paths[0], a, dtype), "b": tensor(paths[1], b, dtype),
+                         "out": str(paths[2]), "attributes": request.attributes})
     if reply.get("status") == "unsupported":
         return None
     if reply.get("status") != "ok":
-        return [f"{op} {dtype}: answered {reply.get('status')}: {reply.get('message')}"]
+        return [f"{what}: answered {reply.get('status')}: {reply.get('message')}"]
     out = np.load(paths[2])
-    want = expected(op, dtype, a, b)
+    want = expected(op, dtype, a, b.reshape(request.b_read_as), request.attributes)
     if reply.get("dtype", tensors.type_name(out.dtype)) != dtype or list(out.shape) != A_SHAPE:
-        return [f"{op} {dtype}: result is {reply.get('dtype')} {list(out.shape)}"]
+        return [f"{what}: result is {reply.get('dtype')} {list(out.shape)}"]
     if want is not None and not np.array_equal(out, want):
-        return [f"{op} {dtype}: {out.tolist()} where {want.tolist()} is exact"]
+        return [f"{what}: {out.tolist()} where {want.tolist()} is exact"]
+    return []
+
+
+def tensor(path, array, dtype):
+    return {"path": str(path), "dtype": dtype, "shape": list(array.shape)}
+
+
+def check_pair(adapter, folder, op, dtype):
+    """(problems, requests answered `unsupported`) of one claimed pair: its valid requests,
+    then one with B of another type under the first one's attributes."""
+    paths = [folder / f"{op}.{dtype}.{n}.npy" for n in ("a", "b", "out")]
+    problems, unsupported = [], 0
+    for request in requests(op, dtype):
+        found = check_request(adapter, paths, op, dtype, request)
+        unsupported += found is None
+        problems += found or []
+    first = requests(op, dtype)[0]
+    a, b = inputs(dtype, first.b_values)
     other = "f64" if dtype != "f64" else "f32"
     b_other = b.astype(tensors.FILE_TYPES[other])
+    np.save(paths[0], a)
     np.save(paths[1], b_other)
-    reply = adapter.ask({"op": op, "a": tensor(paths[0], a),
-                         "b": tensor(paths[1], b_other, other), "out": str(paths[2])})
+    reply = adapter.ask({"op": op, "a": tensor(paths[0], a, dtype),
+                         "b": tensor(paths[1], b_other, other), "out": str(paths[2]),
+                         "attributes": first.attributes})
     if reply.get("status") != "rejected":
-        return [f"{op} {dtype} with B {other}: answered {reply.get('status')}, not rejected"]
-    return []
+        problems.append(f"{op} {dtype} with B {other}: answered {reply.get('status')}, "
+                        "not rejected")
+    return problems, unsupported
 
 
 def main(argv=None):
@@ -136,18 +201,20 @@ def main(argv=None):
         return 2
     problems = check_hello(greeting)
     pairs = [(op, t) for op, types in greeting.get("ops", {}).items() if op in op_table.OPS
-             and not op_table.OPS[op]["attributes"] for t in types]
+             for t in types]
+    sent = sum(len(requests(op, t)) for op, t in pairs)
     unsupported = 0
     with tempfile.TemporaryDirectory(prefix="eltwise-smoke-") as folder:
         for op, dtype in pairs:
-            found = check_pair(adapter, Path(folder), op, dtype)
-            unsupported += found is None
-            problems += found or []
+            found, skipped = check_pair(adapter, Path(folder), op, dtype)
+            unsupported += skipped
+            problems += found
     adapter.close()
     for line in problems:
         print(line)
     print(f"eltwise-adapter-smoke: {greeting.get('name')} {greeting.get('version')}: "
-          f"{len(pairs)} pairs, {unsupported} unsupported, {len(problems)} problems")
+          f"{len(pairs)} pairs, {sent} valid requests ({unsupported} unsupported), "
+          f"{len(problems)} problems")
     return 1 if problems else 0
 
 

@@ -183,7 +183,8 @@ class Lowering(Harness):
         # ONNX Mul-6 broadcast=1: B (3, 4) matches A (2, 3, 4, 5) from axis 1 -> (3, 4, 1)
         self.assertEqual(lowering.legacy_b_shape((2, 3, 4, 5), (3, 4), 1), (3, 4, 1))
         self.assertEqual(lowering.legacy_b_shape((2, 3, 4, 5), (4, 5), None), (4, 5))
-        self.assertEqual(lowering.legacy_b_shape((2, 3), (1, 1), None), ())  # one element
+        # one element: B as the case gives it, a tensor (numpy broadcasts it to A's shape)
+        self.assertEqual(lowering.legacy_b_shape((2, 3), (1, 1), None), (1, 1))
         with self.assertRaises(kit.Rejected):
             lowering.legacy_b_shape((2, 3, 4, 5), (1, 5), None)  # 1s do not stretch here
 
@@ -194,6 +195,53 @@ class Lowering(Harness):
         self.assertEqual(lowering.pdpd_b_shape((2, 3), (3, 1), 1), (3,))  # B's 1 dropped first
         with self.assertRaises(kit.Rejected):
             lowering.pdpd_b_shape((2, 3, 4, 5), (4,), 1)
+
+    def test_a_one_element_b_stays_a_tensor_of_its_rank(self):
+        folder = tempfile.mkdtemp(prefix="kit-test-")
+        a = np.arange(6, dtype=np.float32).reshape(2, 3)
+        cases = [("onnx.Mul-6", (1,), {"broadcast": "1"}), ("onnx.Div-1", (1, 1), {"broadcast": "1"}),
+                 ("onnx.Mul-6", (1,), {"broadcast": "1", "axis": "1"}),
+                 ("openvino.Multiply-1", (1, 1),
+                  {"auto_broadcast": "pdpd", "auto_broadcast_axis": "1"}),
+                 ("openvino.Multiply-1", (1, 1), {"auto_broadcast": "pdpd"})]
+        for op, shape, attributes in cases:
+            request = request_for(folder, op, a, np.full(shape, 2, np.float32),
+                                  attributes=attributes)
+            plan, _, b = lowering.load_planned(request)
+            self.assertEqual(b.shape, shape, (op, attributes))  # not a 0-d array
+            self.assertEqual(np.broadcast_shapes(a.shape, b.shape), (2, 3))
+        # a reshape only where numpy needs one: B (3, 1) under pdpd axis 0 of A (3, 2)
+        request = request_for(folder, "openvino.Multiply-1", a.reshape(3, 2),
+                              np.ones((3, 1), np.float32),
+                              attributes={"auto_broadcast": "pdpd", "auto_broadcast_axis": "0"})
+        self.assertEqual(lowering.load_planned(request)[2].shape, (3, 1))
+        request = request_for(folder, "onnx.Mul-6", np.ones((2, 3, 4), np.float32),
+                              np.ones(3, np.float32), attributes={"broadcast": "1", "axis": "1"})
+        self.assertEqual(lowering.load_planned(request)[2].shape, (3, 1))
+
+    def test_floor_is_integer_floor_division_only(self):
+        folder = tempfile.mkdtemp(prefix="kit-test-")
+        cases = [("openvino.Divide-1", np.int32, {}, True),  # m_pythondiv: true by default
+                 ("openvino.Divide-1", np.int32, {"m_pythondiv": "false"}, False),
+                 ("openvino.Divide-1", np.float32, {}, False),  # float division: no floor
+                 ("openvino.Divide-1", np.float64, {"m_pythondiv": "true"}, False),
+                 ("openvino.Multiply-1", np.int32, {}, False), ("onnx.Div-14", np.int32, {}, False)]
+        for op, dtype, attributes, floor in cases:
+            request = request_for(folder, op, np.ones(2, dtype), np.ones(2, dtype),
+                                  attributes=attributes)
+            self.assertEqual(lowering.plan(request).floor, floor, (op, dtype, attributes))
+
+    def test_numpy_broadcasting_can_be_left_to_the_library(self):
+        folder = tempfile.mkdtemp(prefix="kit-test-")
+        request = request_for(folder, "onnx.Mul-14", np.ones((2, 3), np.float32),
+                              np.ones(2, np.float32))  # (2, 3) with (2,): invalid for numpy
+        with self.assertRaises(kit.Rejected) as caught:
+            lowering.plan(request)  # the default: numpy's check and message
+        self.assertEqual(caught.exception.reason, "shape")
+        self.assertEqual(lowering.plan(request, kit.left_to_library).b_shape, None)
+        mixed = dict(request, b=dict(request["b"], dtype="f64"))
+        with self.assertRaises(kit.Rejected):  # types stay the kit's: libraries promote
+            lowering.plan(mixed, kit.left_to_library)
 
     def test_plan_order_and_results(self):
         folder = tempfile.mkdtemp(prefix="kit-test-")
@@ -259,24 +307,69 @@ class Smoke(Harness):
     def test_example_passes(self):
         proc = self.run_smoke(["-m", "eltwise_adapter_kit.example"])
         self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
-        self.assertIn("42 pairs, 0 unsupported, 0 problems", proc.stdout)
+        # every claimed pair (82: the table's types numpy has, without ONNX's truncating signed
+        # division); unsupported: Divide-1 m_pythondiv=false on i8, i16, i32, i64 (no trunc)
+        self.assertIn("82 pairs, 130 valid requests (4 unsupported), 0 problems", proc.stdout)
 
     def test_planted_bug_is_found(self):
-        proc = self.run_smoke([os.path.join(HERE, "smoke_planted_bug.py")])
+        proc = self.run_smoke([os.path.join(HERE, "smoke_planted_bug.py"), "onnx-div-floors"])
         self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
-        self.assertIn("onnx.Div-14 i32: [[3, -2, -1], [-4, 2, -1]] where [[3, -1, 0], [-4, 2, 0]] "
-                      "is exact", proc.stdout)
+        self.assertIn("onnx.Div-14 i32 (defaults): [[3, -2, -1], [-4, 2, -1]] where "
+                      "[[3, -1, 0], [-4, 2, 0]] is exact", proc.stdout)
+
+    def test_planted_pythondiv_mix_up_is_found(self):
+        proc = self.run_smoke([os.path.join(HERE, "smoke_planted_bug.py"), "pythondiv-swapped"])
+        self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
+        # m_pythondiv=true (the default) floors: -5/3 = -2, 3/-4 = -1, 1/-4 = -1
+        self.assertIn("openvino.Divide-1 i32 (defaults): [[3, -1, 0], [-4, 2, 0]] where "
+                      "[[3, -2, -1], [-4, 2, -1]] is exact", proc.stdout)
+        # m_pythondiv=false truncates: -5/3 = -1, 3/-4 = 0, 1/-4 = 0
+        self.assertIn("openvino.Divide-1 i64 (m_pythondiv=false): [[3, -2, -1], [-4, 2, -1]] "
+                      "where [[3, -1, 0], [-4, 2, 0]] is exact", proc.stdout)
+        self.assertIn("12 problems", proc.stdout)  # Divide-1 on i8..i64, three requests each
+
+    def test_planted_legacy_broadcast_bug_is_found(self):
+        proc = self.run_smoke([os.path.join(HERE, "smoke_planted_bug.py"), "legacy-ignores-axis"])
+        self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
+        self.assertIn("onnx.Mul-6 i32 (broadcast=1 axis=0): answered error", proc.stdout)
+        problems = [line for line in proc.stdout.splitlines() if " answered " in line]
+        self.assertTrue(all("(broadcast=1 axis=0)" in line for line in problems), problems)
+        # one per legacy pair: Mul-1 (3 types), Mul-6 (7), Div-1 (3), Div-6 (5)
+        self.assertEqual(len(problems), 18, proc.stdout)
 
     def test_expected_values_by_hand(self):
-        a, b = smoke.inputs("i8", True)
+        a, b = smoke.inputs("i8")
         # ONNX Div truncates: 7/2=3, -5/3=-1, 3/-4=0, -8/2=-4, 6/3=2, 1/-4=0
         self.assertEqual(smoke.expected("onnx.Div-14", "i8", a, b).tolist(),
                          [[3, -1, 0], [-4, 2, 0]])
         # OpenVINO Divide-1 floors by default: -5/3=-2, 3/-4=-1, 1/-4=-1
         self.assertEqual(smoke.expected("openvino.Divide-1", "i8", a, b).tolist(),
                          [[3, -2, -1], [-4, 2, -1]])
+        # ... and truncates with m_pythondiv=false (as ONNX Div)
+        self.assertEqual(smoke.expected("openvino.Divide-1", "i8", a, b,
+                                        {"m_pythondiv": "false"}).tolist(),
+                         [[3, -1, 0], [-4, 2, 0]])
+        # B [2] along A's rows (legacy axis=0, pdpd axis 0): row 0 by 2, row 1 by -3
+        # (floor: -5/2=-3, 1/-3=-1; trunc: -2, 0)
+        a, rows = smoke.inputs("i16", smoke.B_ALONG_ROWS)
+        self.assertEqual(smoke.expected("openvino.Divide-1", "i16", a, rows.reshape(2, 1)).tolist(),
+                         [[3, -3, 1], [2, -2, -1]])
+        self.assertEqual(smoke.expected("onnx.Div-6", "i16", a, rows.reshape(2, 1)).tolist(),
+                         [[3, -2, 1], [2, -2, 0]])
+        self.assertEqual(smoke.expected("onnx.Mul-6", "i16", a, rows.reshape(2, 1)).tolist(),
+                         [[14, -10, 6], [24, -18, -3]])
         big = np.array([100], np.int8)
         self.assertEqual(smoke.expected("onnx.Mul-14", "i8", big, big).tolist(), [16])  # wraps
+
+    def test_every_claimed_pair_gets_its_attribute_requests(self):
+        def labels(op):
+            return [r.label() for r in smoke.requests(op, "i32")]
+        self.assertEqual(labels("onnx.Mul-1"), ["broadcast=1", "broadcast=1 axis=0"])
+        self.assertEqual(labels("onnx.Div-14"), ["defaults"])
+        self.assertEqual(labels("openvino.Divide-1"),
+                         ["defaults", "auto_broadcast=pdpd auto_broadcast_axis=0",
+                          "m_pythondiv=false"])
+        self.assertEqual(len(smoke.requests("openvino.Divide-1", "f32")), 2)  # no m_pythondiv
 
 
 if __name__ == "__main__":
