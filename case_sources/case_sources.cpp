@@ -39,9 +39,6 @@ std::vector<PlannedCase> plan_source(std::string_view source, const SourceOption
 std::optional<PlannedCase> plan_case(std::string_view id, const SourceOptions& options) {
     if (const auto narrowed = parse_pairs_id(id)) {
         std::optional<PlannedCase> c = plan_case(narrowed->base, options);
-        if (c && !c->valid)
-            throw std::invalid_argument("case '" + std::string(id) +
-                                        "': an invalid case has no output pairs to narrow to");
         if (c) c = narrowed_case(std::move(*c), narrowed->range);
         return c;
     }

@@ -85,6 +85,7 @@ core::CaseRecord narrowed_to_pairs(const core::CaseRecord& data, PairRange range
 
 PlannedCase narrowed_case(PlannedCase c, PairRange range) {
     c.id = pairs_case_id(c.id, range);
+    c.valid = true;  // a case planned invalid that the reference accepts is narrowed too
     c.build = [build = std::move(c.build), range] { return narrowed_to_pairs(build(), range); };
     return c;
 }

@@ -36,7 +36,8 @@ std::optional<PairsId> parse_pairs_id(std::string_view id);
 // prepare.
 core::CaseRecord narrowed_to_pairs(const core::CaseRecord& data, PairRange range);
 
-// The planned case narrowed: its id suffixed, its build narrowed.
+// The planned case narrowed: its id suffixed, its build narrowed (which throws when the case
+// built is invalid).
 PlannedCase narrowed_case(PlannedCase c, PairRange range);
 
 }  // namespace case_sources

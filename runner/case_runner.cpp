@@ -107,11 +107,12 @@ CaseResult CaseRunner::evaluate(const core::OpVersion& op, const core::CaseRecor
 }
 
 // A case that failed or crashed, or an exhaustive16 block that failed, crashed or hung: the
-// minimal case that fails the same way. A replay (--case) runs exactly the case it names.
+// minimal case that fails the same way. A replay (--case) runs exactly the case it names, unless
+// --shrink-budget asks for shrinking.
 std::optional<ShrinkOutcome> CaseRunner::shrink(const case_sources::PlannedCase& c,
                                                 const core::CaseRecord& data, CaseResult& result) {
     const results::Status s = result.verdict.status;
-    if (!options.case_ids.empty() || (s != results::Status::failed &&
+    if ((!options.case_ids.empty() && !options.shrink_budget_given) || (s != results::Status::failed &&
                                       s != results::Status::crashed && s != results::Status::hung))
         return std::nullopt;
     // Every candidate runs in the case's graph form, and its id keeps the form's prefix.
