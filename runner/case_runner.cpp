@@ -112,8 +112,9 @@ CaseResult CaseRunner::evaluate(const core::OpVersion& op, const core::CaseRecor
 std::optional<ShrinkOutcome> CaseRunner::shrink(const case_sources::PlannedCase& c,
                                                 const core::CaseRecord& data, CaseResult& result) {
     const results::Status s = result.verdict.status;
-    if ((!options.case_ids.empty() && !options.shrink_budget_given) || (s != results::Status::failed &&
-                                      s != results::Status::crashed && s != results::Status::hung))
+    if ((!options.case_ids.empty() && !options.shrink_budget_given) ||
+        (s != results::Status::failed && s != results::Status::crashed &&
+         s != results::Status::hung))
         return std::nullopt;
     // Every candidate runs in the case's graph form, and its id keeps the form's prefix.
     const auto run = [&](core::CaseRecord d) {
