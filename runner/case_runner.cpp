@@ -297,9 +297,9 @@ int finish(CaseRunner& r) {
 CaseRunner make_case_runner(const RunOptions& o, std::size_t planned) {
     const PlatformChoice platform = parse_platform(o.platform);
     CaseRunner r{.options = o,
-                 .settings = {{.policy = policy_of(o)},
-                              o.timeout_seconds * platform.timeout_factor(),
-                              o.undefined_refusal == "deviation"},
+                 .settings = {.judge = {.policy = policy_of(o)},
+                              .timeout_seconds = o.timeout_seconds * platform.timeout_factor(),
+                              .undefined_refusal_is_deviation = o.undefined_refusal == "deviation"},
                  .summary = RunSummary(static_cast<std::int64_t>(planned))};
     if (o.expected) r.expectations = results::read_expectations(*o.expected);
     if (o.profile) r.profile = profiles::read_profile(*o.profile);
