@@ -461,9 +461,11 @@ class ShrinkingAndReplay(Harness):
     FLOOR = "%s %s/planted_bug_backend.py --bug floor-for-trunc" % (PYTHON, PY_BACKENDS)
     # A [1,63,1,63] x [1,63,1,1] case: 3969 pairs, 2016 of them INT_MIN / -1 (hand count below)
     CRASH_CASE = "random:openvino.Divide-1:i64:pdpd:trunc:seed=1:n=7"
-    # [64,64,64,1,1] x [64,64] (legacy broadcast=1, axis=0): 262,144 elements, 3656 of them -0
+    # [64,64,64,1,1] x [64,64] (legacy broadcast=1, axis=0): 262,144 f16 products. Rounded
+    # toward zero, about 75,000 of them are wrong; the shrink tree alone, within 50 tries, left
+    # the case at its full size (measured).
     BIG_CASE = "random:onnx.Mul-6:f16:onnx_legacy:seed=1:n=0"
-    ZERO = "%s %s/planted_bug_backend.py --bug lost-negative-zero" % (PYTHON, PY_BACKENDS)
+    TOWARD_ZERO = "%s %s --bug f16-toward-zero" % (HOST, PLANTED_PLUGIN)
 
     def test_crash_shrinks_to_one_pair_in_log2_tries(self):
         proc, out = run(["--backend-cmd", self.CRASH, "--cases", "random", "--op",
@@ -501,23 +503,25 @@ class ShrinkingAndReplay(Harness):
         return lines[-1]
 
     def test_element_fault_in_a_big_case_reaches_one_element_in_few_tries(self):
-        proc, out = run(["--backend-cmd", self.ZERO, "--case", self.BIG_CASE])
+        proc, out = run(["--backend-cmd", self.TOWARD_ZERO, "--case", self.BIG_CASE])
         self.assert_exit(proc, 1)
         [c] = results(out)
         self.assertEqual(c["shapes"], [[64, 64, 64, 1, 1], [64, 64]])
         self.assertNotIn("minimal", c)  # a --case run is a replay: not shrunk
-        proc, out = run(["--backend-cmd", self.ZERO, "--cases", "random", "--op", "onnx.Mul-6",
-                         "--dtype", "f16", "--count", "1", "--shrink-budget", "50"])
+        proc, out = run(["--backend-cmd", self.TOWARD_ZERO, "--cases", "random", "--op",
+                         "onnx.Mul-6", "--dtype", "f16", "--count", "1", "--shrink-budget", "50"])
         self.assert_exit(proc, 1)
         [c] = [c for c in results(out) if c["case"] == self.BIG_CASE]
         self.assertEqual(c["status"], "FAILED")
         m = c["minimal"]
         self.assertLessEqual(m["tries"], 50)
-        self.assertLessEqual(elements(numpy.broadcast_shapes(*map(tuple, m["shapes"]))), 8)
-        self.assertEqual(m["categories"], {"signed_zero": 1})
-        for x in m["mismatches"]:  # by hand: a product of opposite signs that rounds to zero
-            self.assertEqual(x["expected_bits"], "0x8000")
-            self.assertEqual(x["actual_bits"], "0x0000")
+        # legacy broadcasting: the output has A's shape, the larger input's
+        self.assertLessEqual(max(elements(s) for s in m["shapes"]), 8)
+        self.assertTrue(set(m["categories"]) <= set(c["categories"]), m)
+        for x in m["mismatches"]:  # by hand: toward zero is one step nearer zero than nearest
+            expected, actual = int(x["expected_bits"], 16), int(x["actual_bits"], 16)
+            self.assertEqual(actual & 0x8000, expected & 0x8000)
+            self.assertEqual(actual & 0x7FFF, (expected & 0x7FFF) - 1)
         # the case's own time and the shrinking's are apart
         self.assertGreater(c["seconds"], 0)
         self.assertGreaterEqual(m["shrink_seconds"], 0)
