@@ -32,6 +32,12 @@ struct Call {
 enum class Outcome { ok, rejected, unsupported, error, crashed, hung, protocol_error };
 std::string_view name(Outcome o);
 
+struct UnreadOutput {
+    core::ElementType type = core::ElementType::f32;
+    core::Shape shape;
+    std::uint64_t file_bytes = 0;
+};
+
 struct Result {
     Outcome outcome = Outcome::error;
     core::Tensor output;  // `ok` only, unless it is shared_output
@@ -44,6 +50,10 @@ struct Result {
     // 17): the output in place, valid until the backend's next call; `output` is then empty.
     std::optional<core::TensorView> shared_output{};
     std::int64_t compilations = 0;  // what the answer said it compiled (PROTOCOL.md 9, item 19)
+    // `ok` with an output file too large to read (PROTOCOL.md section 11, Limits) whose .npy
+    // header is well formed and agrees with the file's size: the type and shape it names, which
+    // are not the expected ones; `output` is then empty, the data unread.
+    std::optional<UnreadOutput> unread_output{};
 };
 
 class Backend {

@@ -180,6 +180,9 @@ class ProcessBackend : public Backend {
                     bool offered);
     Result read_output(const Call& call, const std::string& path,
                        std::optional<core::ElementType> dtype);
+    Result oversized_output(const Call& call, const std::string& path,
+                            std::optional<core::ElementType> dtype, std::uint64_t size,
+                            std::uint64_t expected);
     Result read_region(std::optional<core::ElementType> dtype);
     Result fault(Outcome outcome, std::string message);
 
@@ -365,9 +368,8 @@ Result ProcessBackend::read_output(const Call& call, const std::string& path,
     const std::uint64_t expected = expected_output_bytes(call);
     const std::uint64_t limit = output_file_limit(expected);
     if (found && S_ISREG(st.st_mode) && static_cast<std::uint64_t>(st.st_size) > limit)
-        return fault(Outcome::protocol_error, "output file is " + std::to_string(st.st_size) +
-                                                  " bytes, far more than the expected output's " +
-                                                  std::to_string(expected) + " bytes");
+        return oversized_output(call, path, dtype, static_cast<std::uint64_t>(st.st_size),
+                                expected);
     try {
         // The same limits again on the opened file: the child is alive and may swap or grow
         // the file after the lstat.
@@ -375,6 +377,31 @@ Result ProcessBackend::read_output(const Call& call, const std::string& path,
         return {Outcome::ok, io::read_npy(path, dtype, limits), ""};
     } catch (const std::exception& e) {
         return fault(Outcome::protocol_error, e.what());
+    }
+}
+
+// An output file above the limit is not read. When its header agrees with its size, the answer
+// is the wrong type or shape the header names (for the judge: FAILED, shape or dtype); else the
+// file lies about itself, a fault of the protocol.
+Result ProcessBackend::oversized_output(const Call& call, const std::string& path,
+                                        std::optional<core::ElementType> dtype, std::uint64_t size,
+                                        std::uint64_t expected) {
+    const std::string what = "output file is " + std::to_string(size) +
+                             " bytes, far more than the expected output's " +
+                             std::to_string(expected) + " bytes";
+    try {
+        const io::NpyLayout layout = io::read_npy_layout(path, dtype, {.follow_symlinks = false});
+        // Only a padded header of up to 1 MiB lets a tiny expected output's type and shape get
+        // here: not a wrong answer, but none that is read.
+        if (call.prepared && layout.type == call.prepared->type &&
+            layout.header.shape == call.prepared->plan.output)
+            return fault(Outcome::protocol_error,
+                         what + ": its header names the expected type and shape");
+        Result r{Outcome::ok, {}, ""};
+        r.unread_output = UnreadOutput{layout.type, layout.header.shape, layout.file_bytes};
+        return r;
+    } catch (const std::exception& e) {
+        return fault(Outcome::protocol_error, what + ": " + e.what());
     }
 }
 

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "case_sources/exhaustive16_cases.hpp"
+#include "case_sources/pair_narrowing.hpp"
 #include "case_sources/random_cases.hpp"
 
 namespace case_sources {
@@ -36,6 +37,11 @@ std::vector<PlannedCase> plan_source(std::string_view source, const SourceOption
 }
 
 std::optional<PlannedCase> plan_case(std::string_view id, const SourceOptions& options) {
+    if (const auto narrowed = parse_pairs_id(id)) {
+        std::optional<PlannedCase> c = plan_case(narrowed->base, options);
+        if (c) c = narrowed_case(std::move(*c), narrowed->range);
+        return c;
+    }
     if (auto key = parse_random_case_id(id)) {
         const RandomCaseKey k = *key;
         return PlannedCase{

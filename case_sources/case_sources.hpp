@@ -29,6 +29,8 @@ const std::vector<std::string_view>& default_source_names();
 std::vector<PlannedCase> plan_source(std::string_view source, const SourceOptions& options);
 
 // The one case with this id (its source is the id's first part); nullopt when there is none.
+// An id ending in ":pairs=FIRST-LAST" is that case narrowed to those output elements
+// (pair_narrowing.hpp).
 std::optional<PlannedCase> plan_case(std::string_view id, const SourceOptions& options);
 
 // The sources, one file each.

@@ -106,7 +106,7 @@ rc::Shrinkable<generators::Case> random_case_tree(const RandomCaseKey& key) {
     return generators::case_of(c, shapes)(rc::Random(stream_seed(key)), rc::kNominalSize);
 }
 
-generators::Case random_case(const RandomCaseKey& key) {
+rc::Shrinkable<generators::Case> random_case_node(const RandomCaseKey& key) {
     rc::Shrinkable<generators::Case> node = random_case_tree(key);
     for (std::size_t step : key.shrink_path) {
         auto shrinks = node.shrinks();
@@ -118,7 +118,11 @@ generators::Case random_case(const RandomCaseKey& key) {
                                         ": the shrink path leaves the generator's tree");
         node = std::move(*next);
     }
-    return node.value();
+    return node;
+}
+
+generators::Case random_case(const RandomCaseKey& key) {
+    return random_case_node(key).value();
 }
 
 core::CaseRecord case_data(const generators::Case& c) {

@@ -35,6 +35,8 @@ std::optional<RandomCaseKey> parse_random_case_id(std::string_view id);
 // The generator's shrink tree for the key's (combination, seed, n), at its root.
 rc::Shrinkable<generators::Case> random_case_tree(const RandomCaseKey& key);
 
+// The tree's node at the end of the key's shrink path, where shrinking it goes on.
+rc::Shrinkable<generators::Case> random_case_node(const RandomCaseKey& key);
 // The case at the end of the key's shrink path. Throws std::invalid_argument when the path
 // leaves the tree (an id from another version of the generators).
 generators::Case random_case(const RandomCaseKey& key);

@@ -128,6 +128,16 @@ def seed_expectations():
     put("expectations", "exhaustive16:onnx.Div-14:i16:[ab]=0x8*  CRASHED\n*  PASSED\n")
 
 
+def seed_case_ids():
+    for text in ("random:onnx.Div-7:i32:numpy:seed=1:n=4:shrink=26.0.0.38.0.0.2.1.1.3.3.5",
+                 "random:openvino.Divide-1:i64:pdpd:trunc:seed=1:n=7:pairs=1953-1953",
+                 "exhaustive16:onnx.Div-14:i16:a=0x8000:b=0xffff",
+                 "exhaustive16:onnx.Mul-14:f16:b=0x0100-0x01ff:pairs=0-7",
+                 "spec:broadcast.numpy.2x3_by_1:onnx.Mul-14:2:pairs=3-5:pairs=0-0",
+                 "edge:x:pairs=5-2", "random:onnx.Mul-14:u8:numpy:seed=1:n=0:pairs=-1"):
+        put("case_id", text)
+
+
 def seed_results(path):
     lines = open(path).read().splitlines()
     run, cases = lines[0], lines[1:]
@@ -150,6 +160,7 @@ def main():
     seed_openvino()
     seed_protocol()
     seed_expectations()
+    seed_case_ids()
     seed_results(sys.argv[1])
     for target in sorted(os.listdir(OUT)):
         print(target, len(os.listdir(os.path.join(OUT, target))), "seeds")

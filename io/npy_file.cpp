@@ -525,6 +525,16 @@ core::TensorView view_npy(std::span<const std::byte> region, std::optional<Eleme
     return {type, header.shape, data};
 }
 
+NpyLayout read_npy_layout(const std::string& path, std::optional<core::ElementType> dtype,
+                          const NpyReadLimits& limits) {
+    NpyInput in(path, limits);
+    NpyLayout layout{read_header(in), ElementType::f32, 0};
+    layout.type = npy_element_type(layout.header, dtype, path);
+    check_npy_data_size(layout.header, layout.type, in.remaining(), path);
+    layout.file_bytes = layout.header.data_offset + in.remaining();
+    return layout;
+}
+
 core::Tensor read_npy(const std::string& path, std::optional<core::ElementType> dtype,
                       const NpyReadLimits& limits) {
     NpyInput in(path, limits);

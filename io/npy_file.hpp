@@ -39,6 +39,17 @@ struct NpyHeader {
     core::Shape shape;
     std::uint64_t data_offset = 0;  // where the elements start
 };
+// What an .npy file holds, from its header alone: read_npy's checks of the header and of its type,
+// and the header's data size against the bytes really in the (opened) file, without reading the
+// data. For a file too large to read: its header may still say what it is. Throws as read_npy.
+struct NpyLayout {
+    NpyHeader header;
+    core::ElementType type = core::ElementType::f32;  // as read_npy would read it
+    std::uint64_t file_bytes = 0;
+};
+NpyLayout read_npy_layout(const std::string& path, std::optional<core::ElementType> dtype,
+                          const NpyReadLimits& limits = {});
+
 // Parses the header at the start of `file` (the whole file, or at least its header), with the
 // checks and messages of read_npy. Throws core::Error(input) naming `path`.
 NpyHeader parse_npy_header(std::span<const std::byte> file, const std::string& path);

@@ -127,6 +127,20 @@ void judge_output(results::Verdict& v, const PreparedCase& p, const core::OpOutp
     v.mismatches = std::move(c.first);
 }
 
+// An output too large to read whose header names another type or shape than the expected
+// output's: the header alone shows the answer wrong.
+void judge_unread_output(results::Verdict& v, const PreparedCase& p, const core::OpOutput& expected,
+                         const backends::UnreadOutput& output, const JudgeSettings& settings) {
+    const core::TensorView header_only{output.type, output.shape, {}};
+    comparison::Comparison c = comparison::compare_output(*p.call, p.data->a, p.data->b, expected,
+                                                          header_only, settings.policy);
+    v.status = results::Status::failed;
+    v.message = comparison::describe(c) + " (from the header of the " +
+                std::to_string(output.file_bytes) + "-byte output file, too large to be read)";
+    v.categories = std::move(c.categories);
+    v.mismatches = std::move(c.first);
+}
+
 void judge_rejection_reason(results::Verdict& v, const std::string& reason, const PreparedCase& p) {
     if (reason.empty() || reason == "other" || reason == p.invalidity) return;
     v.status = results::Status::failed;
@@ -147,7 +161,9 @@ results::Verdict judge_answer(const PreparedCase& p, const backends::Result& ans
     const bool valid = p.data->valid;
     v.status = status_of_answer(answer.outcome, valid);
     v.message = answer.message;
-    if (answer.outcome == backends::Outcome::ok && valid)
+    if (answer.outcome == backends::Outcome::ok && valid && answer.unread_output)
+        judge_unread_output(v, p, expected, *answer.unread_output, settings);
+    else if (answer.outcome == backends::Outcome::ok && valid)
         judge_output(v, p, expected, output_of(answer), settings);
     if (answer.outcome == backends::Outcome::rejected && !valid)
         judge_rejection_reason(v, answer.reason, p);

@@ -184,6 +184,8 @@ json minimal_json(const MinimalCase& m) {
     json j = {{"case", m.id}, {"shapes", m.shapes}, {"attributes", m.attributes}};
     add_verdict(j, m.verdict);
     j["tries"] = m.tries;
+    j["shrink_seconds"] = m.seconds;
+    if (!m.cut_short.empty()) j["cut_short"] = m.cut_short;
     return j;
 }
 
@@ -194,6 +196,10 @@ MinimalCase minimal_from_json(const json& j, Status status) {
     if (j.contains("shapes")) read_shapes(j["shapes"], f.at("shapes"), m.shapes);
     f.get("attributes", m.attributes);
     f.count("tries", m.tries);
+    f.get("shrink_seconds", m.seconds);  // not in older lines
+    f.get("cut_short", m.cut_short);
+    if (!m.cut_short.empty() && m.cut_short != "tries" && m.cut_short != "seconds")
+        throw std::invalid_argument(f.at("cut_short") + " is not \"tries\" or \"seconds\"");
     m.verdict = verdict_from_json(f, status);
     return m;
 }
@@ -257,6 +263,7 @@ RecordedOptions options_from_json(const json& j) {
     f.need("seed", o.seed);
     f.need("count", o.count);
     f.need("shrink_budget", o.shrink_budget);
+    f.get("shrink_seconds", o.shrink_seconds);  // not in older run lines
     f.need("timeout_seconds", o.timeout_seconds);
     f.need("nan", o.nan);
     f.need("ulp", o.ulp);
@@ -295,6 +302,7 @@ json to_json(const RecordedOptions& o) {
             {"seed", o.seed},
             {"count", o.count},
             {"shrink_budget", o.shrink_budget},
+            {"shrink_seconds", o.shrink_seconds},
             {"timeout_seconds", o.timeout_seconds},
             {"nan", o.nan},
             {"ulp", o.ulp},

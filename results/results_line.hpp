@@ -38,6 +38,10 @@ struct MinimalCase {
     Attributes attributes;
     std::int64_t tries = 0;  // backend calls spent shrinking
     Verdict verdict;
+    double seconds = 0;  // wall time spent shrinking (the case line's `seconds` is the case's own)
+    // "tries" or "seconds": shrinking stopped at --shrink-budget or --shrink-seconds with
+    // candidates left untried, so a smaller case may still fail the same way; "" when it ended.
+    std::string cut_short;
 };
 
 struct CaseLine {
@@ -73,6 +77,8 @@ struct RecordedOptions {
     std::uint64_t seed = 1;
     int count = 10;
     int shrink_budget = 1000;
+    // Seconds of wall time shrinking one case may take (a crash costs a backend restart per try).
+    double shrink_seconds = 120;
     double timeout_seconds = 10;
     std::string nan = "any";  // or "strict"
     int ulp = 0;

@@ -93,8 +93,18 @@ CaseResult rerun_defined(backends::Backend& backend, const PreparedCase& p,
         v.status = results::Status::refused_undefined;
         v.message = "the backend " + what + " | re-run with divisor 1 there: every defined " +
                     "element matches";
-    } else {
+    } else if (v.status == results::Status::failed ||
+               v.status == results::Status::deviates_as_declared) {
         v.message = "re-run with divisor 1 where the backend " + what + " | " + v.message;
+    } else {
+        // The re-run has no undefined elements, so what ended it is its own fault.
+        v.message = "the call has " + std::to_string(undefined) +
+                    " undefined elements (integer division by zero) and the backend " +
+                    (refused.verdict.status == results::Status::error ? "failed" : "rejected") +
+                    " it: " + refused.verdict.message +
+                    " | the re-run with every zero divisor made 1 ended " +
+                    std::string(results::name(v.status)) +
+                    " too, so the undefined elements are not the cause: " + v.message;
     }
     r.undefined_refused = undefined;
     r.compilations += refused.compilations;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -35,6 +36,19 @@ constexpr std::int64_t kReproElementLimit = std::int64_t{1} << 20;
 // How the message of a case that the backend's hello does not claim starts.
 const std::string kNotClaimed = "the backend does not claim ";
 
+// Why shrinking stopped with candidates left: "cut short by --shrink-seconds after 21 tries
+// (120.3 s)".
+std::string cut_short_text(const std::string& why, std::int64_t tries, double seconds) {
+    char time[32];
+    std::snprintf(time, sizeof time, "%.1f s", seconds);
+    return "shrinking cut short by --shrink-" + std::string(why == "tries" ? "budget" : "seconds") +
+           " after " + std::to_string(tries) + " tries (" + time + ")";
+}
+
+std::string cut_short_text(const ShrinkBudget& budget) {
+    return cut_short_text(budget.cut_short, budget.used, budget.elapsed());
+}
+
 // "FAILED id  floor_vs_trunc:12", the minimal case's first mismatch, the replay line.
 std::string finding_text(const results::CaseLine& line) {
     std::string text = std::string(results::name(line.verdict.status)) + " " + line.id;
@@ -50,6 +64,11 @@ std::string finding_text(const results::CaseLine& line) {
                 ": [" + std::to_string(m.index) + "] " + m.category + " a=" + m.a + " b=" + m.b +
                 " expected " + m.expected + ", actual " + m.actual;
     }
+    if (line.minimal && !line.minimal->cut_short.empty())
+        text +=
+            "\n    " +
+            cut_short_text(line.minimal->cut_short, line.minimal->tries, line.minimal->seconds) +
+            ": a smaller case may fail too";
     return text + "\n    " + line.replay;
 }
 
@@ -87,28 +106,45 @@ CaseResult CaseRunner::evaluate(const core::OpVersion& op, const core::CaseRecor
     return r;
 }
 
-// A random case that failed or crashed, or an exhaustive16 block that failed, crashed or
-// hung: the minimal case that fails the same way.
+// A case that failed or crashed, or an exhaustive16 block that failed, crashed or hung: the
+// minimal case that fails the same way. A replay (--case) runs exactly the case it names, unless
+// --shrink-budget asks for shrinking.
 std::optional<ShrinkOutcome> CaseRunner::shrink(const case_sources::PlannedCase& c,
-                                                const CaseResult& result) {
+                                                const core::CaseRecord& data, CaseResult& result) {
+    const results::Status s = result.verdict.status;
+    if ((!options.case_ids.empty() && !options.shrink_budget_given) ||
+        (s != results::Status::failed && s != results::Status::crashed &&
+         s != results::Status::hung))
+        return std::nullopt;
     // Every candidate runs in the case's graph form, and its id keeps the form's prefix.
     const auto run = [&](core::CaseRecord d) {
         d.graph_form = c.graph_form;
         return evaluate(*c.op, d);
     };
     const std::string base(core::runtime_id(c.id));
-    const auto in_form = [&](std::optional<ShrinkOutcome> m) {
-        if (m) m->id = c.id.substr(0, c.id.size() - base.size()) + m->id;
+    ShrinkBudget budget{options.shrink_budget, options.shrink_seconds};
+    std::optional<ShrinkOutcome> m;
+    if (const auto key = case_sources::parse_exhaustive16_case_id(base)) {
+        m = narrow_block_failure(*key, result, budget, run);
+    } else if (s != results::Status::hung) {  // a hang costs a timeout per try
+        m = narrow_pairs(base, data, result, budget, run);
+        // Pairs that fail only together, or in their shape: the generator's own shrinks.
+        const auto key = case_sources::parse_random_case_id(base);
+        if (key && (!m || m->elements > 1)) {
+            std::optional<ShrinkOutcome> walked = shrink_failure(*key, result, budget, run);
+            if (walked && (!m || walked->elements < m->elements)) m = std::move(walked);
+        }
+    }
+    if (!m) {
+        if (!budget.cut_short.empty())
+            result.verdict.message += " | not shrunk: " + cut_short_text(budget);
         return m;
-    };
-    const results::Status s = result.verdict.status;
-    if (s != results::Status::failed && s != results::Status::crashed && s != results::Status::hung)
-        return std::nullopt;
-    if (const auto key = case_sources::parse_exhaustive16_case_id(base))
-        return in_form(narrow_block_failure(*key, result, options.shrink_budget, run));
-    const auto key = case_sources::parse_random_case_id(base);
-    if (!key || s == results::Status::hung) return std::nullopt;
-    return in_form(shrink_failure(*key, result, options.shrink_budget, run));
+    }
+    m->id = c.id.substr(0, c.id.size() - base.size()) + m->id;
+    m->tries = budget.used;
+    m->seconds = budget.elapsed();
+    m->cut_short = budget.cut_short;
+    return m;
 }
 
 // The repro files of a deviation: of its minimal case when it was shrunk.
@@ -144,7 +180,7 @@ void CaseRunner::record(const case_sources::PlannedCase& c, const core::CaseReco
     std::optional<ShrinkOutcome> minimal;
     std::vector<std::string> files;
     if (data && results::is_deviation(result.verdict.status)) {
-        minimal = shrink(c, result);
+        minimal = shrink(c, *data, result);
         files = save(c, *data, result, minimal);
     }
     results::CaseLine line = case_line({&c, data, &result, minimal ? &*minimal : nullptr, files});
@@ -261,9 +297,9 @@ int finish(CaseRunner& r) {
 CaseRunner make_case_runner(const RunOptions& o, std::size_t planned) {
     const PlatformChoice platform = parse_platform(o.platform);
     CaseRunner r{.options = o,
-                 .settings = {{.policy = policy_of(o)},
-                              o.timeout_seconds * platform.timeout_factor(),
-                              o.undefined_refusal == "deviation"},
+                 .settings = {.judge = {.policy = policy_of(o)},
+                              .timeout_seconds = o.timeout_seconds * platform.timeout_factor(),
+                              .undefined_refusal_is_deviation = o.undefined_refusal == "deviation"},
                  .summary = RunSummary(static_cast<std::int64_t>(planned))};
     if (o.expected) r.expectations = results::read_expectations(*o.expected);
     if (o.profile) r.profile = profiles::read_profile(*o.profile);
@@ -294,13 +330,27 @@ void bind_profile(CaseRunner& r) {
     r.settings.judge.exercised = &r.exercised;
 }
 
+namespace {
+
+// The ids a run would plan for a backend claiming everything: the backend is not started (its
+// claims are known only from its hello).
+int list_cases(const RunOptions& o) {
+    const backends::Hello hello = claiming_everything();
+    const case_sources::SourceOptions sources{o.seed, o.count, o.onnx_dirs};
+    for (const case_sources::PlannedCase& c : plan_run(o, sources, hello))
+        std::cout << c.id << "\n";
+    return 0;
+}
+
+}  // namespace
+
 int start_run(const RunOptions& o) {
-    CaseRunner runner = make_case_runner(o, 0);
+    CaseRunner runner = make_case_runner(o, 0);  // usage errors first, also for --list-cases
+    if (o.list_cases) return list_cases(o);
     std::unique_ptr<backends::Backend> backend;
     try {
         backend = open_backend(runner.choice);
     } catch (const backends::BackendStartError& e) {
-        if (o.list_cases) throw;
         std::filesystem::create_directories(o.out);
         results::ResultsFile(o.out + "/results.jsonl")
             .append(
@@ -318,11 +368,6 @@ int start_run(const RunOptions& o) {
         [&](const case_sources::PlannedCase& c) { return claimed(hello, c, true); }};
     // Planned before anything is written: a usage error leaves an earlier results file alone.
     const std::vector<case_sources::PlannedCase> planned = plan_run(o, sources, hello);
-    if (o.list_cases) {
-        for (const case_sources::PlannedCase& c : planned)
-            std::cout << c.id << "\n";
-        return 0;
-    }
     std::filesystem::create_directories(o.out);
     results::ResultsFile results(o.out + "/results.jsonl");
     results.append(run_line(o, runner.platform, &hello, ""));

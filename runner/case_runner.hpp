@@ -47,7 +47,7 @@ struct CaseRunner {
   private:
     CaseResult evaluate(const core::OpVersion& op, const core::CaseRecord& data);
     std::optional<ShrinkOutcome> shrink(const case_sources::PlannedCase& c,
-                                        const CaseResult& result);
+                                        const core::CaseRecord& data, CaseResult& result);
     std::vector<std::string> save(const case_sources::PlannedCase& c, const core::CaseRecord& data,
                                   CaseResult& result, const std::optional<ShrinkOutcome>& minimal);
     void record(const case_sources::PlannedCase& c, const core::CaseRecord* data,

@@ -26,7 +26,9 @@ results::CaseLine case_line(const CaseLineParts& r) {
                                             {r.minimal->data.a.shape, r.minimal->data.b.shape},
                                             r.minimal->data.attributes,
                                             r.minimal->tries,
-                                            r.minimal->result.verdict};
+                                            r.minimal->result.verdict,
+                                            r.minimal->seconds,
+                                            r.minimal->cut_short};
     line.files = r.files;
     line.undefined_refused = r.result->undefined_refused;
     line.compilations = r.result->compilations;

@@ -38,7 +38,8 @@ void enter_run_directory(const results::RunLine& run) {
     std::cout << "working in " << then << ", as the run did\n";
 }
 
-// The options of the run whose run line this is; --timeout and --shrink-budget may be given
+// The options of the run whose run line this is; --timeout, --shrink-budget and --shrink-seconds
+// may be given
 // again, for the remaining cases.
 RunOptions resumed_options(const results::RunLine& run, const RunOptions& given,
                            const std::string& dir) {
@@ -59,6 +60,7 @@ RunOptions resumed_options(const results::RunLine& run, const RunOptions& given,
     o.command_line = given.command_line;
     if (given.timeout_given) o.timeout_seconds = given.timeout_seconds;
     if (given.shrink_budget_given) o.shrink_budget = given.shrink_budget;
+    if (given.shrink_seconds_given) o.shrink_seconds = given.shrink_seconds;
     return o;
 }
 

@@ -13,11 +13,12 @@ struct RunOptions : results::RecordedOptions {
     std::string out = "eltwise-results";
     std::string command_line;  // recorded in the results' run line
     // A directory of a run that was killed (or finished): run the cases its results.jsonl
-    // lacks, with the options its run line records; only the timeout and the shrink budget
-    // (neither changes which cases run or how they are judged) may be given again.
+    // lacks, with the options its run line records; only the timeout and the shrink budgets
+    // (none changes which cases run or how they are judged) may be given again.
     std::string resume;
-    bool timeout_given = false;        // --timeout was on the command line
-    bool shrink_budget_given = false;  // --shrink-budget was
+    bool timeout_given = false;         // --timeout was on the command line
+    bool shrink_budget_given = false;   // --shrink-budget was
+    bool shrink_seconds_given = false;  // --shrink-seconds was
 };
 
 }  // namespace runner

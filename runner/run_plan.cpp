@@ -5,6 +5,7 @@
 #include <ctime>
 #include <filesystem>
 #include <optional>
+#include <sstream>
 #include <stdexcept>
 
 #include "backends/process_backend.hpp"
@@ -59,6 +60,14 @@ comparison::ComparisonPolicy policy_of(const RunOptions& o) {
     p.ulp = o.ulp;
     p.allow_ftz = o.allow_ftz;
     return p;
+}
+
+backends::Hello claiming_everything() {
+    backends::Hello hello;
+    for (const core::OpVersion& op : core::op_versions())
+        hello.ops[op.id()] = op.element_types;
+    hello.graph_forms.assign(std::begin(core::kGraphForms), std::end(core::kGraphForms));
+    return hello;
 }
 
 case_sources::PlannedCase in_form(case_sources::PlannedCase c, const std::string& form) {
@@ -123,20 +132,46 @@ bool claimed(const backends::Hello& hello, const case_sources::PlannedCase& c, b
     return valid ? hello.claims(c.op->id(), c.dtype) : hello.claims(c.op->id());
 }
 
-// The command that reruns one case with the same backend and policy.
+namespace {
+
+// A path as an absolute one: a replay line works from any directory.
+std::string absolute_text(const std::string& path) {
+    return std::filesystem::absolute(path).lexically_normal().string();
+}
+
+// A directory of its own, so that replaying does not replace the run's results and reports:
+// `<out>/replay`, or `<out>` itself when the run was a replay there (its replay line is then the
+// command that made it).
+std::string replay_directory(const RunOptions& o) {
+    const std::filesystem::path out = std::filesystem::path(o.out).lexically_normal();
+    const bool replaying = !o.case_ids.empty() &&
+                           (out.filename() == "replay" ||
+                            (out.filename().empty() && out.parent_path().filename() == "replay"));
+    return replaying ? o.out : o.out + "/replay";
+}
+
+}  // namespace
+
+// The command that reruns one case with the same backend, policy, profile, expectations and
+// platform: what decides its verdict.
 std::string replay_line(const RunOptions& o, const std::string& id) {
+    using backends::shell_quoted;
     std::string line = "eltwise-validate run";
     line += o.backend_cmd.empty() ? " --backend " + o.backend
-                                  : " --backend-cmd " + backends::shell_quoted(o.backend_cmd);
+                                  : " --backend-cmd " + shell_quoted(o.backend_cmd);
+    if (o.platform != "host") line += " --platform " + shell_quoted(o.platform);
+    if (o.profile) line += " --profile " + shell_quoted(absolute_text(*o.profile));
+    if (o.expected) line += " --expected " + shell_quoted(absolute_text(*o.expected));
     if (o.nan != "any") line += " --nan " + o.nan;
     if (o.ulp) line += " --ulp " + std::to_string(o.ulp);
     if (o.allow_ftz) line += " --allow-ftz";
     if (o.undefined_refusal != "rerun") line += " --undefined-refusal " + o.undefined_refusal;
+    if (o.timeout_seconds != RunOptions{}.timeout_seconds)  // a HUNG case hangs at its timeout
+        line += " --timeout " + (std::ostringstream() << o.timeout_seconds).str();
     for (const std::string& d : o.onnx_dirs)
-        if (id.starts_with("onnx:")) line += " --onnx-dir " + backends::shell_quoted(d);
-    // A directory of its own: replaying must not replace the run's results and reports.
-    line += " --out " + backends::shell_quoted(o.out + "/replay");
-    return line + " --case " + backends::shell_quoted(id);
+        if (core::runtime_id(id).starts_with("onnx:")) line += " --onnx-dir " + shell_quoted(d);
+    line += " --out " + shell_quoted(replay_directory(o));
+    return line + " --case " + shell_quoted(id);
 }
 
 results::RunLine run_line(const RunOptions& o, const platform::Platform& p,

@@ -25,6 +25,10 @@ std::vector<case_sources::PlannedCase> plan_run(const RunOptions& o,
                                                 const case_sources::SourceOptions& sources,
                                                 const backends::Hello& hello);
 
+// The hello of a backend that claims every (op version, type) of the table and builds every
+// graph form: what `run --list-cases` plans for, without starting the backend.
+backends::Hello claiming_everything();
+
 // The case in another graph form: its id prefixed with "<form>/", its data built in that form.
 case_sources::PlannedCase in_form(case_sources::PlannedCase c, const std::string& form);
 

@@ -57,8 +57,15 @@ void add_run_options(CLI::App& run, runner::RunOptions& o) {
                    "Run only part K of N (1 <= K <= N): disjoint, deterministic by case id; "
                    "`report` merges the parts");
     run.add_flag("--list-cases", o.list_cases,
-                 "Print the ids of the cases the other options select, one per line, and exit");
+                 "Print the ids of the cases the other options select, one per line, and exit, "
+                 "without starting the backend: the cases planned for a backend that claims "
+                 "every (op version, type) and builds every graph form");
     run.add_option("--shrink-budget", o.shrink_budget, "Backend calls spent shrinking a failure")
+        ->capture_default_str()
+        ->check(CLI::NonNegativeNumber);
+    run.add_option("--shrink-seconds", o.shrink_seconds,
+                   "Wall time spent shrinking a failure, in seconds (each try of a crash "
+                   "restarts the backend)")
         ->capture_default_str()
         ->check(CLI::NonNegativeNumber);
     run.add_option("--timeout", o.timeout_seconds,
@@ -105,16 +112,18 @@ void add_run_options(CLI::App& run, runner::RunOptions& o) {
     run.add_option("--resume", o.resume,
                    "Continue the killed (or finished) run in DIR with the options its "
                    "results.jsonl records: run the cases it lacks, then write the reports. Only "
-                   "--timeout and --shrink-budget may be given with it (for the cases left)")
+                   "--timeout, --shrink-budget and --shrink-seconds may be given with it (for the "
+                   "cases left)")
         ->type_name("DIR");
 }
 
-// A run option given with --resume, other than --timeout and --shrink-budget: the run line's
+// A run option given with --resume, other than --timeout and the shrink budgets: the run line's
 // options are the run's, and another value would make a different run. "" when there is none.
 std::string option_besides_resume(const CLI::App& run) {
     for (const CLI::Option* option : run.get_options())
         if (option->count() > 0 && option->get_name() != "--resume" &&
-            option->get_name() != "--timeout" && option->get_name() != "--shrink-budget")
+            option->get_name() != "--timeout" && option->get_name() != "--shrink-budget" &&
+            option->get_name() != "--shrink-seconds")
             return option->get_name();
     return "";
 }
@@ -205,13 +214,15 @@ int main(int argc, char** argv) {
             if (!run_options.resume.empty() && !extra.empty()) {
                 std::cerr << "eltwise-validate: run --resume DIR takes the run's own options: "
                           << extra
-                          << " cannot be given with it (only --timeout and --shrink-budget can)\n";
+                          << " cannot be given with it (only --timeout, --shrink-budget and "
+                             "--shrink-seconds can)\n";
                 return kUsageError;
             }
             for (int i = 0; i < argc; ++i)
                 run_options.command_line += (i ? " " : "") + backends::shell_quoted(argv[i]);
             run_options.timeout_given = run->count("--timeout") > 0;
             run_options.shrink_budget_given = run->count("--shrink-budget") > 0;
+            run_options.shrink_seconds_given = run->count("--shrink-seconds") > 0;
             return validator::run_run(run_options);
         }
         if (*spec) return validator::run_spec(spec_options);

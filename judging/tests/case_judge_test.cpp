@@ -100,4 +100,26 @@ TEST(CaseJudge, StatusEntryDeclaresTheStatusItNames) {
     EXPECT_EQ(judge(c, ok({0.25f}), settings).status, results::Status::failed);
 }
 
+// Issue 44: an output file too large to read, whose header agrees with its size, names a shape:
+// that alone is a wrong shape (FAILED, shape), and a shape_only status entry may declare it.
+TEST(CaseJudge, UnreadOutputIsJudgedByItsHeadersShape) {
+    const core::CaseRecord c = f32_case("onnx.Mul-14", {1, 2}, {3, 4});  // expected (2,)
+    backends::Result unread;
+    unread.outcome = backends::Outcome::ok;
+    unread.unread_output = backends::UnreadOutput{core::ElementType::f32, {4095, 2}, 32888};
+    const results::Verdict v = judge(c, unread);
+    EXPECT_EQ(v.status, results::Status::failed);
+    EXPECT_EQ(v.categories, (std::map<std::string, std::int64_t>{{"shape", 1}}));
+    EXPECT_NE(v.message.find("32888-byte output file"), std::string::npos) << v.message;
+    const profiles::Profile profile = profiles::parse_profile(
+        "[[declare]]\nname = \"wide\"\nfinding = \"f.md\"\nstatus = \"FAILED\"\n"
+        "when = \"shape_only\"\nops = [\"onnx.Mul-*\"]\n",
+        "p.toml");
+    const platform::Platform host;
+    const judging::JudgeSettings settings{{}, &profile, &host, nullptr};
+    const results::Verdict declared = judge(c, unread, settings);
+    EXPECT_EQ(declared.status, results::Status::deviates_as_declared);
+    EXPECT_EQ(declared.declared, (std::map<std::string, std::int64_t>{{"wide", 1}}));
+}
+
 }  // namespace

@@ -178,8 +178,9 @@ class Blocks(Harness):
         # 0x7800 (32768) times any nonzero a is at least 2^-9, so that block must pass.
         blocks = [(0x1000, 0x10FF), (0x3C00, 0x3CFF), (0x7800, 0x78FF)]
         ids = ["exhaustive16:onnx.Mul-14:f16:b=0x%04x-0x%04x" % b for b in blocks]
-        proc, out = run(["--backend-cmd", planted("f16-ties-away-tiny")] +
-                        sum((["--case", i] for i in ids), []))
+        # blocks named by --case are shrunk only when --shrink-budget asks for it
+        proc, out = run(["--backend-cmd", planted("f16-ties-away-tiny"), "--shrink-budget",
+                         "1000"] + sum((["--case", i] for i in ids), []))
         self.assert_exit(proc, 1)
         cases = results(out)
         all_a = numpy.arange(FULL, dtype=numpy.uint16)
@@ -213,7 +214,8 @@ class Blocks(Harness):
 
     def test_crash_narrowed_to_the_trapping_pair(self):
         block = "exhaustive16:onnx.Div-14:i16:b=0xff00-0xffff"
-        proc, out = run(["--backend-cmd", planted("i16-div-trap"), "--case", block])
+        proc, out = run(["--backend-cmd", planted("i16-div-trap"), "--case", block,
+                         "--shrink-budget", "1000"])
         self.assert_exit(proc, 1)
         case = results(out)[0]
         self.assertEqual(case["status"], "CRASHED")

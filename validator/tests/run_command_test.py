@@ -7,6 +7,7 @@ the validator's own output. Paths come from the environment (set by CMake).
 """
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -217,7 +218,8 @@ class PlantedBugs(Harness):
         c = failed[0]
         self.assertIn(category, c["categories"])
         self.assertIn("shrunk", c, c)
-        self.assertTrue(c["shrunk"].startswith(c["case"] + ":shrink="))
+        # narrowed to the pairs that fail, or down the generator's shrink tree
+        self.assertRegex(c["shrunk"], "^" + re.escape(c["case"]) + ":(pairs|shrink)=")
         return out, c
 
     def replay(self, command, case_id):
@@ -377,7 +379,8 @@ class UndefinedElements(Harness):
         self.assertEqual(replay.returncode, 1, replay.stdout + replay.stderr)
         self.assertEqual(open(os.path.join(out, "results.jsonl")).read(), before)
         [again] = results(os.path.join(out, "replay"))
-        self.assertEqual((again["case"], again["status"]), (failed["case"], "FAILED"))
+        # the replay line names the minimal case (the pair of the first mismatch)
+        self.assertEqual((again["case"], again["status"]), (failed["shrunk"], "FAILED"))
 
 
 class GraphForms(Harness):
@@ -403,7 +406,7 @@ class GraphForms(Harness):
         self.assertTrue(failed, "the const-b defect went unnoticed")
         c = failed[0]
         self.assertTrue(c["case"].startswith("const-b/random:"), c["case"])
-        self.assertTrue(c["shrunk"].startswith(c["case"] + ":shrink="), c["shrunk"])
+        self.assertRegex(c["shrunk"], "^" + re.escape(c["case"]) + ":(pairs|shrink)=")
         replayed = self.check_shrunk_size(self.CMD, c)
         self.assertEqual(replayed["graph_form"], "const-b")
         for m in replayed["mismatches"]:  # a * (1/b) in f32 instead of a / b, by hand
@@ -439,13 +442,162 @@ class GraphForms(Harness):
                          {l[0] for l in lines})
 
     def test_backend_without_forms_runs_runtime_only(self):
-        example = EXAMPLE
-        base = ["--backend-cmd", example, "--cases", "spec,random", "--op", "onnx.Mul-14",
-                "--count", "2", "--list-cases"]
-        plain = run(base)[0].stdout
-        with_forms = run(base + ["--graph-forms", self.ALL])[0].stdout
-        self.assertTrue(plain)
-        self.assertEqual(with_forms, plain)
+        # (--list-cases does not start the backend, so it lists every form: a run is needed)
+        base = ["--backend-cmd", EXAMPLE, "--cases", "spec", "--op", "onnx.Mul-14"]
+        proc, out = run(base + ["--graph-forms", self.ALL])
+        self.assert_exit(proc, 0)
+        cases = results(out)
+        self.assertTrue(cases)
+        self.assertEqual({c["graph_form"] for c in cases}, {"runtime"})
+        proc, plain = run(base)
+        self.assertEqual(sorted(c["case"] for c in results(plain)),
+                         sorted(c["case"] for c in cases))
+
+
+class ShrinkingAndReplay(Harness):
+    """Issue 44: a crash shrinks to its one offending pair in about log2(N) tries, an element-wise
+    fault in a big case to one element, within a time budget; a replay runs exactly its case."""
+    CRASH = "%s %s/planted_bug_backend.py --bug crash-int-min-by-minus-one" % (PYTHON, PY_BACKENDS)
+    FLOOR = "%s %s/planted_bug_backend.py --bug floor-for-trunc" % (PYTHON, PY_BACKENDS)
+    # A [1,63,1,63] x [1,63,1,1] case: 3969 pairs, 2016 of them INT_MIN / -1 (hand count below)
+    CRASH_CASE = "random:openvino.Divide-1:i64:pdpd:trunc:seed=1:n=7"
+    # [64,64,64,1,1] x [64,64] (legacy broadcast=1, axis=0): 262,144 f16 products. Rounded
+    # toward zero, about 75,000 of them are wrong; the shrink tree alone, within 50 tries, left
+    # the case at its full size (measured).
+    BIG_CASE = "random:onnx.Mul-6:f16:onnx_legacy:seed=1:n=0"
+    TOWARD_ZERO = "%s %s --bug f16-toward-zero" % (HOST, PLANTED_PLUGIN)
+
+    def test_crash_shrinks_to_one_pair_in_log2_tries(self):
+        proc, out = run(["--backend-cmd", self.CRASH, "--cases", "random", "--op",
+                         "openvino.Divide-1", "--dtype", "i64", "--count", "8"])
+        self.assert_exit(proc, 1)
+        [c] = [c for c in results(out) if c["case"] == self.CRASH_CASE]
+        self.assertEqual(c["status"], "CRASHED", c)
+        pairs = elements(c["shapes"][0])  # A holds every output element here
+        self.assertEqual(pairs, 3969)
+        m = c["minimal"]
+        self.assertEqual(m["shapes"], [[1], [1]], m)
+        self.assertEqual(m["status"], "CRASHED")
+        self.assertNotIn("cut_short", m)
+        # one bisection step (at most two tries) per halving of 3969 pairs: 12 halvings
+        self.assertLessEqual(m["tries"], 2 * 12)
+        self.assertGreaterEqual(m["shrink_seconds"], 0)
+        self.assertTrue(c["shrunk"].startswith(self.CRASH_CASE + ":pairs="), c["shrunk"])
+        # the minimal case is one INT_MIN / -1 pair, and its id replays it without shrinking
+        replayed = self.replay_line(c)
+        self.assertEqual(replayed["status"], "CRASHED")
+        self.assertEqual(replayed["shapes"], [[1], [1]])
+        self.assertNotIn("minimal", replayed)
+        [a_file] = [f for f in c["files"] if f.endswith("/a.npy")]
+        [b_file] = [f for f in c["files"] if f.endswith("/b.npy")]
+        self.assertEqual(int(numpy.load(a_file)[0]), -2**63)
+        self.assertEqual(int(numpy.load(b_file)[0]), -1)
+
+    def replay_line(self, c, expect_exit=1):
+        """Runs the case's printed replay line as a user would; returns its one case line."""
+        proc = subprocess.run(c["replay"].replace("eltwise-validate", VALIDATE, 1), shell=True,
+                              cwd="/", capture_output=True, text=True, timeout=600)
+        self.assertEqual(proc.returncode, expect_exit, proc.stdout + proc.stderr)
+        out = re.search(r"--out '?([^' ]+)'?", c["replay"]).group(1)
+        lines = results(out)
+        return lines[-1]
+
+    def test_element_fault_in_a_big_case_reaches_one_element_in_few_tries(self):
+        proc, out = run(["--backend-cmd", self.TOWARD_ZERO, "--case", self.BIG_CASE])
+        self.assert_exit(proc, 1)
+        [c] = results(out)
+        self.assertEqual(c["shapes"], [[64, 64, 64, 1, 1], [64, 64]])
+        self.assertNotIn("minimal", c)  # a --case run is a replay: not shrunk
+        proc, out = run(["--backend-cmd", self.TOWARD_ZERO, "--cases", "random", "--op",
+                         "onnx.Mul-6", "--dtype", "f16", "--count", "1", "--shrink-budget", "50"])
+        self.assert_exit(proc, 1)
+        [c] = [c for c in results(out) if c["case"] == self.BIG_CASE]
+        self.assertEqual(c["status"], "FAILED")
+        m = c["minimal"]
+        self.assertLessEqual(m["tries"], 50)
+        # legacy broadcasting: the output has A's shape, the larger input's
+        self.assertLessEqual(max(elements(s) for s in m["shapes"]), 8)
+        self.assertTrue(set(m["categories"]) <= set(c["categories"]), m)
+        for x in m["mismatches"]:  # by hand: toward zero is one step nearer zero than nearest
+            expected, actual = int(x["expected_bits"], 16), int(x["actual_bits"], 16)
+            self.assertEqual(actual & 0x8000, expected & 0x8000)
+            self.assertEqual(actual & 0x7FFF, (expected & 0x7FFF) - 1)
+        # the case's own time and the shrinking's are apart
+        self.assertGreater(c["seconds"], 0)
+        self.assertGreaterEqual(m["shrink_seconds"], 0)
+
+    def test_replay_runs_exactly_its_case_and_stays_in_its_directory(self):
+        proc, out = run(["--backend-cmd", self.FLOOR, "--cases", "random", "--op",
+                         "onnx.Div-14", "--dtype", "i32", "--count", "5"])
+        self.assert_exit(proc, 1)
+        c = [c for c in results(out) if c["status"] == "FAILED"][0]
+        self.assertIn("shrunk", c)
+        first = self.replay_line(c)
+        self.assertEqual(first["case"], c["shrunk"])
+        self.assertNotIn("shrunk", first)
+        self.assertNotIn("minimal", first)
+        # a replay's replay line writes where the replay did, not into replay/replay
+        self.assertIn("--out " + os.path.join(out, "replay") + " ", first["replay"])
+        second = self.replay_line(first)
+        self.assertEqual(second["case"], c["shrunk"])
+        self.assertFalse(os.path.exists(os.path.join(out, "replay", "replay")))
+
+    def test_replay_line_keeps_profile_expected_and_timeout(self):
+        folder = tempfile.mkdtemp()
+        expected = os.path.join(folder, "expected.txt")
+        profile = os.path.join(folder, "profile.toml")
+        with open(expected, "w") as f:
+            f.write("# nothing expected\n")
+        with open(profile, "w") as f:
+            f.write("# nothing declared\n")
+        proc, out = run(["--backend-cmd", self.FLOOR, "--cases", "random", "--op",
+                         "onnx.Div-14", "--dtype", "i32", "--count", "2", "--shrink-budget",
+                         "0", "--expected", expected, "--profile", profile, "--timeout", "7.5"])
+        self.assert_exit(proc, 1)
+        c = [c for c in results(out) if c["status"] == "FAILED"][0]
+        self.assertIn("--profile " + profile + " ", c["replay"])
+        self.assertIn("--expected " + expected + " ", c["replay"])
+        self.assertIn("--timeout 7.5 ", c["replay"])
+
+    def test_shrinking_cut_short_says_so(self):
+        proc, out = run(["--backend-cmd", self.CRASH, "--cases", "random", "--op",
+                         "openvino.Divide-1", "--dtype", "i64", "--count", "8",
+                         "--shrink-budget", "3"])
+        self.assert_exit(proc, 1)
+        [c] = [c for c in results(out) if c["case"] == self.CRASH_CASE]
+        self.assertEqual(c["minimal"]["cut_short"], "tries")
+        self.assertEqual(c["minimal"]["tries"], 3)
+        self.assertIn("shrinking cut short by --shrink-budget after 3 tries", proc.stdout)
+        proc, out = run(["--backend-cmd", self.CRASH, "--cases", "random", "--op",
+                         "openvino.Divide-1", "--dtype", "i64", "--count", "8",
+                         "--shrink-seconds", "0"])
+        [c] = [c for c in results(out) if c["case"] == self.CRASH_CASE]
+        self.assertNotIn("minimal", c)
+        self.assertIn("not shrunk: shrinking cut short by --shrink-seconds after 0 tries",
+                      c["message"])
+
+    def test_list_cases_does_not_start_the_backend(self):
+        proc, _ = run(["--backend-cmd", "/bin/false", "--cases", "spec", "--op", "onnx.Mul-14",
+                       "--graph-forms", "runtime,const-b", "--list-cases"])
+        self.assert_exit(proc, 0)
+        ids = proc.stdout.split()
+        self.assertTrue([i for i in ids if i.startswith("spec:")], proc.stdout)
+        self.assertEqual(len([i for i in ids if i.startswith("const-b/")]) * 2, len(ids))
+
+    def test_failed_rerun_of_undefined_elements_names_its_own_failure(self):
+        cmd = "%s %s/planted_bug_backend.py --bug fails-integer-division" % (PYTHON, PY_BACKENDS)
+        proc, out = run(["--backend-cmd", cmd, "--case", "exhaustive8:onnx.Div-14:u8:b=0x00"])
+        self.assert_exit(proc, 1)
+        [c] = results(out)
+        self.assertEqual(c["status"], "ERROR")
+        self.assertEqual(c["undefined_refused"], 256)
+        self.assertTrue(c["message"].startswith(
+            "the call has 256 undefined elements (integer division by zero) and the backend "
+            "failed it: RuntimeError: compile error: no kernel for integer division"),
+            c["message"])
+        self.assertIn(" | the re-run with every zero divisor made 1 ended ERROR too, so the "
+                      "undefined elements are not the cause: RuntimeError: compile error",
+                      c["message"])
 
 
 class Results(Harness):
