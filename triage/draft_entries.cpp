@@ -87,6 +87,41 @@ std::vector<DraftEntry> boxed(const DraftEntry& like,
     return out;
 }
 
+// Which chosen model takes each case into its scope. A case only one of them explains goes to
+// it; a case several explain goes to the one already holding a case of the same call key, else
+// of the same type, else the first chosen: so a model that happens to explain a few cases of
+// another's type (a flush of results explains bf16 results truncated to 0) does not widen its
+// scope to that type when the other model is drafted anyway.
+std::vector<std::size_t> owners(const std::vector<ExplainedCase>& cases,
+                                const std::vector<std::vector<bool>>& covers,
+                                const std::vector<std::size_t>& chosen) {
+    const std::size_t none = covers.size();
+    std::vector<std::size_t> owner(cases.size(), none);
+    std::vector<std::size_t> ambiguous;
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+        std::vector<std::size_t> by;
+        for (std::size_t m : chosen)
+            if (covers[m][i]) by.push_back(m);
+        if (by.size() == 1) owner[i] = by[0];
+        if (by.size() > 1) ambiguous.push_back(i);
+    }
+    for (std::size_t i : ambiguous) {
+        int best_score = -1;
+        for (std::size_t m : chosen) {
+            if (!covers[m][i]) continue;
+            int score = 0;
+            for (std::size_t j = 0; j < cases.size(); ++j)
+                if (owner[j] == m && std::find(ambiguous.begin(), ambiguous.end(), j) ==
+                                         ambiguous.end())
+                    score = std::max(score, cases[j].key == cases[i].key           ? 2
+                                            : cases[j].key.dtype == cases[i].key.dtype ? 1
+                                                                                       : 0);
+            if (score > best_score) best_score = score, owner[i] = m;
+        }
+    }
+    return owner;
+}
+
 }  // namespace
 
 bool ScopeBox::contains(const CallKey& k) const {
@@ -125,8 +160,9 @@ std::vector<DraftEntry> value_entries(const std::vector<ExplainedCase>& cases,
     for (std::size_t m = 0; m < pool.size(); ++m)
         for (std::size_t i = 0; i < cases.size(); ++i)
             covers[m][i] = has(cases[i].fewest, pool[m]) || explains(i, pool[m]);
+    // The greedy cover: the models taken, in order.
     std::vector<bool> covered(cases.size(), false);
-    std::vector<DraftEntry> out;
+    std::vector<std::size_t> chosen;
     while (true) {
         std::size_t best = pool.size(), best_count = 0;
         for (std::size_t m = 0; m < pool.size(); ++m) {
@@ -136,14 +172,19 @@ std::vector<DraftEntry> value_entries(const std::vector<ExplainedCase>& cases,
             if (n > best_count) best = m, best_count = n;
         }
         if (best == pool.size()) break;
+        chosen.push_back(best);
+        for (std::size_t i = 0; i < cases.size(); ++i)
+            covered[i] = covered[i] || covers[best][i];
+    }
+    const std::vector<std::size_t> owner = owners(cases, covers, chosen);
+    std::vector<DraftEntry> out;
+    for (std::size_t m : chosen) {
         std::vector<std::pair<std::string, CallKey>> taken;
         for (std::size_t i = 0; i < cases.size(); ++i)
-            if (covers[best][i] && !covered[i]) {
-                covered[i] = true;
-                taken.emplace_back(cases[i].id, cases[i].key);
-            }
+            if (owner[i] == m) taken.emplace_back(cases[i].id, cases[i].key);
+        if (taken.empty()) continue;
         DraftEntry like;
-        like.behaviours = pool[best];
+        like.behaviours = pool[m];
         for (DraftEntry& e : boxed(like, taken))
             out.push_back(std::move(e));
     }

@@ -2,7 +2,9 @@
 
 #include <fnmatch.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <iterator>
 #include <memory>
 #include <set>
 #include <sstream>
@@ -97,7 +99,7 @@ struct Triage {
     }
 };
 
-std::string quoted(std::string_view s) {
+std::string toml_string(std::string_view s) {
     std::string out = "\"";
     for (char c : s) {
         if (c == '"' || c == '\\') out += '\\';
@@ -110,7 +112,7 @@ std::string quoted(std::string_view s) {
 std::string array(const std::vector<std::string>& items) {
     std::string out = "[";
     for (std::size_t i = 0; i < items.size(); ++i)
-        out += (i ? ", " : "") + quoted(items[i]);
+        out += (i ? ", " : "") + toml_string(items[i]);
     return out + "]";
 }
 
@@ -176,12 +178,12 @@ void write_entry(std::ostream& out, const DraftEntry& e, const Draft& d,
     out << "\n[[declare]]\n";
     out << "# explains " << e.cases.size() << " case" << (e.cases.size() == 1 ? "" : "s")
         << ", e.g. " << e.cases.front() << "\n";
-    out << "name = " << quoted(entry_name(e, taken)) << "\n";
+    out << "name = " << toml_string(entry_name(e, taken)) << "\n";
     out << "finding = \"TODO\"\n";
     if (e.status) {
-        out << "status = " << quoted(results::name(*e.status)) << "\n";
+        out << "status = " << toml_string(results::name(*e.status)) << "\n";
         if (e.when != profiles::InputsWhen::any)
-            out << "when = " << quoted(profiles::name(e.when)) << "\n";
+            out << "when = " << toml_string(profiles::name(e.when)) << "\n";
     } else {
         out << "behaviours = " << array(e.behaviours) << "\n";
     }
@@ -195,8 +197,8 @@ void write_entry(std::ostream& out, const DraftEntry& e, const Draft& d,
     if (!every_rule(e.scope)) out << "broadcast = " << array(rules) << "\n";
     if (e.scope.forms.size() < std::size(core::kGraphForms))
         out << "graph_forms = " << array(e.scope.forms) << "\n";
-    if (!d.arch.empty()) out << "arch = " << quoted(d.arch) << "\n";
-    if (!d.emulator.empty()) out << "emulator = " << quoted(d.emulator) << "\n";
+    if (!d.arch.empty()) out << "arch = " << toml_string(d.arch) << "\n";
+    if (!d.emulator.empty()) out << "emulator = " << toml_string(d.emulator) << "\n";
 }
 
 std::string categories_text(const std::map<std::string, std::int64_t>& categories) {

@@ -21,7 +21,7 @@ std::string find_file(const results::CaseLine& line, std::string_view name,
                       const std::string& results_dir) {
     for (const std::string& f : line.files) {
         const fs::path p(f);
-        if (p.filename() != name) continue;
+        if (p.filename().string() != name) continue;
         if (fs::exists(p)) return f;
         const fs::path moved =
             fs::path(results_dir) / p.parent_path().parent_path().filename() /

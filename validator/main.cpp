@@ -194,12 +194,12 @@ int main(int argc, char** argv) {
     report->add_option("--summary", report_options.outputs.summary, "Write the JSON summary");
 
     validator::TriageOptions triage_options;
-    auto* triage = app.add_subcommand(
+    auto* triage_command = app.add_subcommand(
         "triage", "Draft a profile: the behaviour models and statuses that explain a run's deviations");
-    triage->add_option("results", triage_options.results, "A run's results.jsonl")
+    triage_command->add_option("results", triage_options.results, "A run's results.jsonl")
         ->required()
         ->check(CLI::ExistingFile);
-    triage->add_option("--draft", triage_options.draft, "Write the drafted profile (TOML) here")
+    triage_command->add_option("--draft", triage_options.draft, "Write the drafted profile (TOML) here")
         ->required();
 
     try {
@@ -232,7 +232,7 @@ int main(int argc, char** argv) {
         if (*spec) return validator::run_spec(spec_options);
         if (*report) return validator::run_report(report_options);
         if (*export_cases) return validator::run_export(export_options);
-        if (*triage) return validator::run_triage(triage_options);
+        if (*triage_command) return validator::run_triage(triage_options);
         return validator::run_eval(eval_options);
     } catch (const std::exception& e) {
         std::cerr << "eltwise-validate: " << e.what() << "\n";
