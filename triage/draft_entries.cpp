@@ -65,8 +65,8 @@ std::vector<std::size_t> ranks(const Behaviours& b) {
     const auto& names = behaviours::behaviour_names();
     std::vector<std::size_t> r{b.size()};
     for (const std::string& n : b)
-        r.push_back(static_cast<std::size_t>(std::find(names.begin(), names.end(), n) -
-                                             names.begin()));
+        r.push_back(
+            static_cast<std::size_t>(std::find(names.begin(), names.end(), n) - names.begin()));
     return r;
 }
 
@@ -111,9 +111,9 @@ std::vector<std::size_t> owners(const std::vector<ExplainedCase>& cases,
             if (!covers[m][i]) continue;
             int score = 0;
             for (std::size_t j = 0; j < cases.size(); ++j)
-                if (owner[j] == m && std::find(ambiguous.begin(), ambiguous.end(), j) ==
-                                         ambiguous.end())
-                    score = std::max(score, cases[j].key == cases[i].key           ? 2
+                if (owner[j] == m &&
+                    std::find(ambiguous.begin(), ambiguous.end(), j) == ambiguous.end())
+                    score = std::max(score, cases[j].key == cases[i].key               ? 2
                                             : cases[j].key.dtype == cases[i].key.dtype ? 1
                                                                                        : 0);
             if (score > best_score) best_score = score, owner[i] = m;

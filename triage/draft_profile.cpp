@@ -57,7 +57,9 @@ struct Triage {
             calls.push_back(std::move(call));
             judges.push_back(std::move(judge));
         } else if (shape_only(*call)) {
-            statuses.push_back({call->id, key_of(*call), results::Status::failed,
+            statuses.push_back({call->id,
+                                key_of(*call),
+                                results::Status::failed,
                                 {profiles::InputsWhen::shape_only}});
         } else {
             draft.unexplained.push_back({call->id, call->categories, found.note});
@@ -212,8 +214,9 @@ std::string categories_text(const std::map<std::string, std::int64_t>& categorie
 std::vector<std::string> leftover_lines(const Draft& d) {
     std::vector<std::string> out;
     if (!d.unexplained.empty()) {
-        out.push_back("Not explained by any behaviour model (the findings to investigate), by "
-                      "category:");
+        out.push_back(
+            "Not explained by any behaviour model (the findings to investigate), by "
+            "category:");
         for (const auto& [category, found] : unexplained_by_category(d))
             out.push_back("  " + category + ": " + std::to_string(found.first) + " case" +
                           (found.first == 1 ? "" : "s") + ", e.g. " + found.second);
@@ -240,9 +243,8 @@ Draft triage_results(const std::string& results_path) {
     results::read_results(
         results_path, [&](const results::RunLine& run) { t.on_run(run); },
         [&](const results::CaseLine& line) { t.add(line); });
-    t.draft.entries = value_entries(t.explained, [&](std::size_t i, const Behaviours& b) {
-        return t.judges[i]->explains(b);
-    });
+    t.draft.entries = value_entries(
+        t.explained, [&](std::size_t i, const Behaviours& b) { return t.judges[i]->explains(b); });
     for (DraftEntry& e : status_entries(t.statuses))
         t.draft.entries.push_back(std::move(e));
     return std::move(t.draft);
@@ -289,10 +291,10 @@ std::string triage_summary(const Draft& d) {
     for (const DraftEntry& e : d.entries)
         explained += static_cast<std::int64_t>(e.cases.size());
     std::ostringstream out;
-    out << "triage: " << d.deviations << " deviating case" << (d.deviations == 1 ? "" : "s")
-        << ": " << explained << " explained by " << d.entries.size() << " drafted entr"
-        << (d.entries.size() == 1 ? "y" : "ies") << ", " << d.unexplained.size()
-        << " unexplained, " << d.untriaged.size() << " not triaged\n";
+    out << "triage: " << d.deviations << " deviating case" << (d.deviations == 1 ? "" : "s") << ": "
+        << explained << " explained by " << d.entries.size() << " drafted entr"
+        << (d.entries.size() == 1 ? "y" : "ies") << ", " << d.unexplained.size() << " unexplained, "
+        << d.untriaged.size() << " not triaged\n";
     std::set<std::string> taken;
     for (const DraftEntry& e : d.entries) {
         std::ostringstream entry;

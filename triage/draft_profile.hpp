@@ -25,11 +25,11 @@ struct UntriagedCase {
 };
 
 struct Draft {
-    std::string source;                 // the results file
-    std::string backend;                // its run line's label, or name and version
-    std::string arch, emulator;         // the platform condition of every entry
-    std::int64_t deviations = 0;        // deviating case lines read
-    std::vector<DraftEntry> entries;    // value entries first, then status entries
+    std::string source;                        // the results file
+    std::string backend;                       // its run line's label, or name and version
+    std::string arch, emulator;                // the platform condition of every entry
+    std::int64_t deviations = 0;               // deviating case lines read
+    std::vector<DraftEntry> entries;           // value entries first, then status entries
     std::vector<UnexplainedCase> unexplained;  // FAILED, and no model explains them
     std::vector<UntriagedCase> untriaged;      // no saved call, or a status triage does not draft
 };

@@ -23,9 +23,8 @@ std::string find_file(const results::CaseLine& line, std::string_view name,
         const fs::path p(f);
         if (p.filename().string() != name) continue;
         if (fs::exists(p)) return f;
-        const fs::path moved =
-            fs::path(results_dir) / p.parent_path().parent_path().filename() /
-            p.parent_path().filename() / p.filename();
+        const fs::path moved = fs::path(results_dir) / p.parent_path().parent_path().filename() /
+                               p.parent_path().filename() / p.filename();
         if (fs::exists(moved)) return moved.string();
         fail("its repro file " + f + " is gone");
     }

@@ -16,10 +16,10 @@
 namespace triage {
 
 struct SavedCall {
-    std::string id;        // the case line's
-    std::string shown_id;  // the call the files hold: the minimal case's when it was shrunk
+    std::string id;         // the case line's
+    std::string shown_id;   // the call the files hold: the minimal case's when it was shrunk
     core::CaseRecord data;  // op, attributes, A, B, validity, graph form
-    std::optional<core::Tensor> actual;  // the backend's output, when it gave one
+    std::optional<core::Tensor> actual;                // the backend's output, when it gave one
     results::Status status = results::Status::failed;  // the case line's
     std::map<std::string, std::int64_t> categories;    // the case line's
 };

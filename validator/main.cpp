@@ -113,8 +113,9 @@ void add_run_options(CLI::App& run, runner::RunOptions& o) {
 // options are the run's, and another value would make a different run. "" when there is none.
 std::string option_besides_resume(const CLI::App& run) {
     for (const CLI::Option* option : run.get_options())
-        if (option->count() > 0 && option->get_name() != "--resume" && option->get_name() != "--draft-profile" &&
-            option->get_name() != "--timeout" && option->get_name() != "--shrink-budget")
+        if (option->count() > 0 && option->get_name() != "--resume" &&
+            option->get_name() != "--draft-profile" && option->get_name() != "--timeout" &&
+            option->get_name() != "--shrink-budget")
             return option->get_name();
     return "";
 }
@@ -195,11 +196,13 @@ int main(int argc, char** argv) {
 
     validator::TriageOptions triage_options;
     auto* triage_command = app.add_subcommand(
-        "triage", "Draft a profile: the behaviour models and statuses that explain a run's deviations");
+        "triage",
+        "Draft a profile: the behaviour models and statuses that explain a run's deviations");
     triage_command->add_option("results", triage_options.results, "A run's results.jsonl")
         ->required()
         ->check(CLI::ExistingFile);
-    triage_command->add_option("--draft", triage_options.draft, "Write the drafted profile (TOML) here")
+    triage_command
+        ->add_option("--draft", triage_options.draft, "Write the drafted profile (TOML) here")
         ->required();
 
     try {

@@ -41,12 +41,10 @@ TEST(ScopeBoxes, NoCombinationThatWasNotSeen) {
 TEST(ScopeBoxes, ImpossibleCombinationsNeedNoEvidence) {
     // Mul-7 broadcasts by numpy's rule only; Divide-1 by none, numpy and pdpd: every call these
     // keys' product can have was seen, so one box holds them.
-    const auto boxes = triage::scope_boxes({key("onnx.Mul-7", ElementType::f32),
-                                            key("openvino.Divide-1", ElementType::f32),
-                                            key("openvino.Divide-1", ElementType::f32,
-                                                BroadcastRule::pdpd),
-                                            key("openvino.Divide-1", ElementType::f32,
-                                                BroadcastRule::none)});
+    const auto boxes = triage::scope_boxes(
+        {key("onnx.Mul-7", ElementType::f32), key("openvino.Divide-1", ElementType::f32),
+         key("openvino.Divide-1", ElementType::f32, BroadcastRule::pdpd),
+         key("openvino.Divide-1", ElementType::f32, BroadcastRule::none)});
     ASSERT_EQ(boxes.size(), 1u);
     EXPECT_EQ(set_of(boxes[0].rules),
               (std::set{BroadcastRule::none, BroadcastRule::numpy, BroadcastRule::pdpd}));
@@ -64,9 +62,8 @@ TEST(ValueEntries, OneModelExplainingEveryCaseIsOneEntry) {
         {"c1", key("onnx.Div-14", ElementType::f32), {x}},
         {"c2", key("onnx.Mul-14", ElementType::f32), {y}},
     };
-    const auto entries = triage::value_entries(cases, [&](std::size_t i, const auto& b) {
-        return b == x || (i == 2 && b == y);
-    });
+    const auto entries = triage::value_entries(
+        cases, [&](std::size_t i, const auto& b) { return b == x || (i == 2 && b == y); });
     ASSERT_EQ(entries.size(), 1u);
     EXPECT_EQ(entries[0].behaviours, x);
     EXPECT_EQ(entries[0].cases, (std::vector<std::string>{"c0", "c1", "c2"}));
@@ -78,9 +75,8 @@ TEST(ValueEntries, EachModelScopedToItsOwnCases) {
         {"f", key("onnx.Mul-14", ElementType::f32), {ftz}},
         {"b", key("onnx.Div-14", ElementType::bf16), {rtz}},
     };
-    const auto entries = triage::value_entries(cases, [](std::size_t, const auto&) {
-        return false;
-    });
+    const auto entries =
+        triage::value_entries(cases, [](std::size_t, const auto&) { return false; });
     ASSERT_EQ(entries.size(), 2u);
     for (const triage::DraftEntry& e : entries) {
         const bool f32 = e.behaviours == ftz;
@@ -93,11 +89,17 @@ TEST(ValueEntries, EachModelScopedToItsOwnCases) {
 TEST(StatusEntries, GroupedByTheMostSpecificPredicate) {
     using W = profiles::InputsWhen;
     const std::vector<triage::StatusCase> cases{
-        {"a", key("onnx.Div-14", ElementType::i32), results::Status::crashed,
+        {"a",
+         key("onnx.Div-14", ElementType::i32),
+         results::Status::crashed,
          {W::int_min_by_minus_one, W::traps_in_i32, W::any}},
-        {"b", key("onnx.Div-14", ElementType::i64), results::Status::crashed,
+        {"b",
+         key("onnx.Div-14", ElementType::i64),
+         results::Status::crashed,
          {W::int_min_by_minus_one, W::any}},
-        {"c", key("onnx.Div-14", ElementType::i8), results::Status::rejected_valid,
+        {"c",
+         key("onnx.Div-14", ElementType::i8),
+         results::Status::rejected_valid,
          {W::zero_divisor, W::any}},
     };
     const auto entries = triage::status_entries(cases);

@@ -25,18 +25,17 @@ triage::Draft two_entries() {
     d.arch = "x86_64";
     triage::DraftEntry value;
     value.behaviours = {"subnormal_inputs_zero", "subnormal_results_flushed"};
-    value.scope = {{"onnx.Mul-1", "onnx.Mul-6", "onnx.Mul-7", "onnx.Mul-13", "onnx.Mul-14",
-                    "onnx.Div-14"},
-                   {ElementType::f32},
-                   {core::BroadcastRule::none, core::BroadcastRule::numpy,
-                    core::BroadcastRule::onnx_legacy},
-                   {"runtime"}};
+    value.scope = {
+        {"onnx.Mul-1", "onnx.Mul-6", "onnx.Mul-7", "onnx.Mul-13", "onnx.Mul-14", "onnx.Div-14"},
+        {ElementType::f32},
+        {core::BroadcastRule::none, core::BroadcastRule::numpy, core::BroadcastRule::onnx_legacy},
+        {"runtime"}};
     value.cases = {"edge:onnx.Mul-14:f32:subnormal"};
     triage::DraftEntry status;
     status.status = results::Status::crashed;
     status.when = profiles::InputsWhen::int_min_by_minus_one;
-    status.scope = {{"onnx.Div-14"}, {ElementType::i32}, {core::BroadcastRule::numpy},
-                    {"runtime", "const-a"}};
+    status.scope = {
+        {"onnx.Div-14"}, {ElementType::i32}, {core::BroadcastRule::numpy}, {"runtime", "const-a"}};
     status.cases = {"random:onnx.Div-14:i32:numpy:seed=1:n=3", "x"};
     d.entries = {value, status};
     d.unexplained = {{"random:onnx.Mul-14:f32:numpy:seed=1:n=4", {{"value", 2}}, ""}};

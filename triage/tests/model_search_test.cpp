@@ -37,8 +37,8 @@ TEST(ModelSearch, AProductFlushedAfterRoundingIsExplainedByEachModelGivingZero) 
     // normal, so reading subnormal inputs as zero explains nothing; both flushes of results do,
     // and so does computing in f16, where 2^-120 (below f16's 2^-24) is already 0. Only wrong
     // elements need explaining: element 1, right, rules nothing out.
-    const auto c = saved<ElementType::f32>("onnx.Mul-14", {0x1p-120f, 3.0f}, {0x1p-10f, 2.0f},
-                                           {0.0f, 6.0f});
+    const auto c =
+        saved<ElementType::f32>("onnx.Mul-14", {0x1p-120f, 3.0f}, {0x1p-10f, 2.0f}, {0.0f, 6.0f});
     EXPECT_EQ(fewest(c), (std::vector<Behaviours>{{"computed_in_f16"},
                                                   {"subnormal_results_flushed"},
                                                   {"subnormal_results_flushed_before_rounding"}}));
@@ -51,11 +51,10 @@ TEST(ModelSearch, DazAndFtzTogetherNeedThePair) {
     // clamped to f16's largest finite value it is 0 again: that pair explains both too.
     const auto c = saved<ElementType::f32>("onnx.Mul-14", {0x1p-120f, 0x1p-130f},
                                            {0x1p-10f, 0x1p30f}, {0.0f, 0.0f});
-    EXPECT_EQ(fewest(c),
-              (std::vector<Behaviours>{
-                  {"subnormal_inputs_zero", "subnormal_results_flushed"},
-                  {"subnormal_inputs_zero", "subnormal_results_flushed_before_rounding"},
-                  {"computed_in_f16", "infinities_clamped"}}));
+    EXPECT_EQ(fewest(c), (std::vector<Behaviours>{
+                             {"subnormal_inputs_zero", "subnormal_results_flushed"},
+                             {"subnormal_inputs_zero", "subnormal_results_flushed_before_rounding"},
+                             {"computed_in_f16", "infinities_clamped"}}));
 }
 
 TEST(ModelSearch, Bf16ResultsTruncated) {
