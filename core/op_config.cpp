@@ -119,6 +119,19 @@ BroadcastSpec broadcast_of(const OpVersion& op, const std::map<std::string_view,
 
 }  // namespace
 
+// As broadcast_of resolves them.
+std::vector<BroadcastRule> broadcast_rules(const OpVersion& op) {
+    switch (op.broadcast) {
+        case BroadcastFamily::multidirectional:
+            return {BroadcastRule::numpy};
+        case BroadcastFamily::onnx_legacy:
+            return {BroadcastRule::none, BroadcastRule::onnx_legacy};
+        case BroadcastFamily::auto_broadcast:
+            return {BroadcastRule::none, BroadcastRule::numpy, BroadcastRule::pdpd};
+    }
+    __builtin_unreachable();
+}
+
 OpConfig resolve_attributes(const OpVersion& op, const AttributeMap& attributes) {
     const auto values = effective_values(op, attributes);
     OpConfig config;

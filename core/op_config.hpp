@@ -3,6 +3,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 #include "core/broadcast.hpp"
 #include "core/op_table.hpp"
@@ -19,6 +20,9 @@ struct OpConfig {
     BroadcastSpec broadcast;
     IntegerRounding rounding = IntegerRounding::truncate;  // integer division only
 };
+
+// The broadcast rules a version's calls can resolve to, whatever their attributes.
+std::vector<BroadcastRule> broadcast_rules(const OpVersion& op);
 
 // Throws Error(attribute) on an unknown attribute, a value of the wrong type or out of range.
 OpConfig resolve_attributes(const OpVersion& op, const AttributeMap& attributes);

@@ -355,4 +355,10 @@ std::string_view name(core::BroadcastRule rule) {
     return "unknown";
 }
 
+std::string_view name(InputsWhen when) {
+    for (const auto& [text, w] : kWhen)
+        if (w == when) return text;
+    return "unknown";
+}
+
 }  // namespace profiles

@@ -94,5 +94,6 @@ bool inputs_match(InputsWhen when, const core::PreparedCall& call, const core::T
                   const core::Tensor& b);
 
 std::string_view name(core::BroadcastRule rule);
+std::string_view name(InputsWhen when);  // as a profile spells it: "int_min_by_minus_one"
 
 }  // namespace profiles

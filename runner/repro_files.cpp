@@ -5,6 +5,7 @@
 
 #include "io/npy_file.hpp"
 #include "io/onnx_node_test_dir.hpp"
+#include "results/repro_file_names.hpp"
 
 namespace runner {
 
@@ -24,15 +25,15 @@ std::vector<std::string> save_repro(const std::string& dir, const core::OpVersio
                                     const core::CaseRecord& data, const CaseResult& result) {
     std::filesystem::create_directories(dir);
     std::vector<std::string> files;
-    const auto save = [&](const std::string& name, const core::Tensor& t) {
-        files.push_back(dir + "/" + name);
+    const auto save = [&](std::string_view name, const core::Tensor& t) {
+        files.push_back(dir + "/" + std::string(name));
         io::write_npy(files.back(), t);
     };
-    save("a.npy", data.a);
-    save("b.npy", data.b);
-    if (data.valid) save("expected.npy", result.expected.value);
+    save(results::kReproA, data.a);
+    save(results::kReproB, data.b);
+    if (data.valid) save(results::kReproExpected, result.expected.value);
     if (!result.actual.bytes.empty() || !result.actual.shape.empty())
-        save("actual.npy", result.actual);
+        save(results::kReproActual, result.actual);
     if (data.valid && op.domain == "onnx") {
         files.push_back(dir + "/onnx");
         io::write_onnx_node_test(files.back(), op, data.attributes, data.a, data.b,

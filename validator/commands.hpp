@@ -53,4 +53,13 @@ struct ReportOptions {
 };
 int run_report(const ReportOptions& options);
 
+struct TriageOptions {
+    std::string results;  // a results.jsonl
+    std::string draft;    // the drafted profile written
+};
+int run_triage(const TriageOptions& options);
+// `run --draft-profile FILE`: triage of the run's own results; the run's exit code unless
+// triage fails. Nothing when `draft` is empty.
+int draft_after_run(const std::string& out_dir, const std::string& draft, int run_exit);
+
 }  // namespace validator

@@ -122,8 +122,8 @@ void add_run_options(CLI::App& run, runner::RunOptions& o) {
 std::string option_besides_resume(const CLI::App& run) {
     for (const CLI::Option* option : run.get_options())
         if (option->count() > 0 && option->get_name() != "--resume" &&
-            option->get_name() != "--timeout" && option->get_name() != "--shrink-budget" &&
-            option->get_name() != "--shrink-seconds")
+            option->get_name() != "--draft-profile" && option->get_name() != "--timeout" &&
+            option->get_name() != "--shrink-budget" && option->get_name() != "--shrink-seconds")
             return option->get_name();
     return "";
 }
@@ -176,6 +176,10 @@ int main(int argc, char** argv) {
     runner::RunOptions run_options;
     auto* run = app.add_subcommand("run", "Validate a backend: run cases, compare, classify");
     add_run_options(*run, run_options);
+    std::string draft_profile;
+    run->add_option("--draft-profile", draft_profile,
+                    "At the end, triage the run's deviations into this drafted profile (as "
+                    "`triage --draft`)");
 
     validator::ExportOptions export_options;
     auto* export_cases =
@@ -197,6 +201,17 @@ int main(int argc, char** argv) {
     report->add_option("--html", report_options.outputs.html, "Write the one-file HTML report");
     report->add_option("--junit", report_options.outputs.junit, "Write JUnit XML");
     report->add_option("--summary", report_options.outputs.summary, "Write the JSON summary");
+
+    validator::TriageOptions triage_options;
+    auto* triage_command = app.add_subcommand(
+        "triage",
+        "Draft a profile: the behaviour models and statuses that explain a run's deviations");
+    triage_command->add_option("results", triage_options.results, "A run's results.jsonl")
+        ->required()
+        ->check(CLI::ExistingFile);
+    triage_command
+        ->add_option("--draft", triage_options.draft, "Write the drafted profile (TOML) here")
+        ->required();
 
     try {
         app.parse(argc, argv);
@@ -223,11 +238,14 @@ int main(int argc, char** argv) {
             run_options.timeout_given = run->count("--timeout") > 0;
             run_options.shrink_budget_given = run->count("--shrink-budget") > 0;
             run_options.shrink_seconds_given = run->count("--shrink-seconds") > 0;
-            return validator::run_run(run_options);
+            return validator::draft_after_run(
+                run_options.resume.empty() ? run_options.out : run_options.resume, draft_profile,
+                validator::run_run(run_options));
         }
         if (*spec) return validator::run_spec(spec_options);
         if (*report) return validator::run_report(report_options);
         if (*export_cases) return validator::run_export(export_options);
+        if (*triage_command) return validator::run_triage(triage_options);
         return validator::run_eval(eval_options);
     } catch (const std::exception& e) {
         std::cerr << "eltwise-validate: " << e.what() << "\n";

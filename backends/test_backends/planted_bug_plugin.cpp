@@ -16,6 +16,11 @@
 //                       (what TensorFlow does around CPU kernels): the hardware's own flush
 //   x86-ftz-one-wrong   x86-ftz, and in every f32 Multiply output the last bit of element 0
 //                       flipped when that element is a nonzero finite number
+//   f32-ftz-bf16-truncated
+//                       two behaviours at once, for triage: f32 results computed by SSE with
+//                       MXCSR's FTZ and DAZ bits set (as x86-ftz, f32 only), and bf16 results
+//                       computed in f32 and then truncated to their upper 16 bits (a conversion
+//                       without rounding); every other type exact
 //   i16-div-trap        an i16 division with the pair -32768 / -1 kills the process with
 //                       SIGFPE, as x86's 16-bit idiv does (a backend's hand-written kernel)
 #include <bit>
@@ -48,7 +53,8 @@ enum class Bug {
     f16_ties_away_tiny,
     i16_div_trap,
     x86_ftz,
-    x86_ftz_one_wrong
+    x86_ftz_one_wrong,
+    f32_ftz_bf16_truncated
 };
 
 struct NamedBug {
@@ -62,7 +68,8 @@ constexpr NamedBug kBugs[] = {{"saturate-u8", Bug::saturate_u8},
                               {"f16-ties-away-tiny", Bug::f16_ties_away_tiny},
                               {"i16-div-trap", Bug::i16_div_trap},
                               {"x86-ftz", Bug::x86_ftz},
-                              {"x86-ftz-one-wrong", Bug::x86_ftz_one_wrong}};
+                              {"x86-ftz-one-wrong", Bug::x86_ftz_one_wrong},
+                              {"f32-ftz-bf16-truncated", Bug::f32_ftz_bf16_truncated}};
 
 Bug g_bug = Bug::saturate_u8;
 backends::plugins::CoreCall g_call;
@@ -197,6 +204,24 @@ void x86_flush_to_zero(const core::PreparedCall& call) {
     _mm_setcsr(saved);
 }
 
+// bf16 operands widened to f32 (exact), the f32 product or quotient rounded to nearest by the
+// CPU, and its upper 16 bits kept: rounding toward zero (NaN stays NaN: an x86 NaN result keeps
+// a quiet bit in the upper half).
+__attribute__((noinline)) void truncate_bf16_results(const core::PreparedCall& call) {
+    const auto x = g_call.a.values<core::BFloat16>();
+    const auto y = g_call.b.values<core::BFloat16>();
+    auto z = g_result.value.values<core::BFloat16>();
+    const bool multiply = call.op->arithmetic == core::Arithmetic::multiply;
+    const auto wide = [](core::BFloat16 v) {
+        return std::bit_cast<float>(static_cast<std::uint32_t>(v.bits) << 16);
+    };
+    core::for_each_offset(call.plan, [&](std::int64_t i, std::int64_t ia, std::int64_t ib) {
+        const float p = wide(x[ia]), q = wide(y[ib]);
+        const float r = multiply ? p * q : p / q;
+        z[i] = core::BFloat16{static_cast<std::uint16_t>(std::bit_cast<std::uint32_t>(r) >> 16)};
+    });
+}
+
 void flip_first_product_bit(const core::PreparedCall& call) {
     if (call.type != core::ElementType::f32 || call.op->arithmetic != core::Arithmetic::multiply)
         return;
@@ -232,6 +257,10 @@ void plant_after(Bug bug) {
     if (bug == Bug::ftz) rewrite_floats(g_result.value, flush_subnormal);
     if (bug == Bug::x86_ftz || bug == Bug::x86_ftz_one_wrong) x86_flush_to_zero(prepared());
     if (bug == Bug::x86_ftz_one_wrong) flip_first_product_bit(prepared());
+    if (bug == Bug::f32_ftz_bf16_truncated && t == core::ElementType::f32)
+        x86_flush_to_zero(prepared());
+    if (bug == Bug::f32_ftz_bf16_truncated && t == core::ElementType::bf16)
+        truncate_bf16_results(prepared());
     if (bug == Bug::lost_negative_zero) rewrite_floats(g_result.value, lose_negative_zero);
 }
 
@@ -248,7 +277,7 @@ const eltwise_backend_info* eltwise_backend_init(int argc, const char* const* ar
     backends::plugins::write_message(
         message, message_capacity,
         "usage: --bug saturate-u8|ftz|f16-toward-zero|lost-negative-zero|f16-ties-away-tiny|"
-        "i16-div-trap");
+        "i16-div-trap|x86-ftz|x86-ftz-one-wrong|f32-ftz-bf16-truncated");
     return nullptr;
 }
 

@@ -18,7 +18,7 @@ LAYERS = {
     "results": 3, "spec_cases": 3,
     "backends": 4, "case_sources": 4, "profiles": 4,
     "reports": 5, "judging": 5,
-    "runner": 6,
+    "runner": 6, "triage": 6,
     "validator": 7,
     # Tests, tools and fuzz targets sit above what they exercise.
     "property_tests": 8, "bench": 8, "fuzz": 8, "examples": 8,
