@@ -167,6 +167,49 @@ TEST(Profile, ConditionOnEmulator) {
               std::string::npos);
 }
 
+// The layout of openvino/cpu_plugin_profile.toml lines 18-34 before issue 44: `arch` stands under
+// the comment that introduces f64-in-f32, yet TOML gives it to bf16-results-toward-zero above.
+const char* kKeyUnderTheNextEntrysComment = R"(ops = ["openvino.*", "onnx.*"]
+
+# bf16 on CPUs without AVX512-BF16: f32 results truncated into bf16 (openvino-23).
+[[declare]]
+name = "bf16-results-toward-zero"
+finding = "docs/findings/openvino-23.md"
+behaviours = ["results_rounded_toward_zero", "division_by_f32_reciprocal"]
+dtypes = ["bf16"]
+cpu_lacks = ["avx512_bf16"]
+
+# f64 computed in f32 through saturating conversions, division by a reciprocal there
+# (openvino-4, -5; openvino-onnx-1, -4); f32 division by a reciprocal too.
+arch = "x86_64"
+
+[[declare]]
+name = "f64-in-f32"
+finding = "docs/findings/openvino-4.md"
+behaviours = ["computed_in_f32", "infinities_clamped", "division_by_reciprocal"]
+dtypes = ["f64"]
+)";
+
+TEST(Profile, AKeyCutOffFromItsEntryIsAnError) {
+    // The old layout: the error names the key's line and the entry TOML gives it to.
+    EXPECT_NE(error_of(kKeyUnderTheNextEntrysComment)
+                  .find("p.toml:13: 'arch' is cut off from the keys of entry "
+                        "'bf16-results-toward-zero' (line 4) by a comment or blank line"),
+              std::string::npos);
+    // A blank line alone cuts it off too, and a comment between two keys.
+    const std::string head = entry("status = \"CRASHED\"\nops = [\"onnx.*\"]\n");
+    EXPECT_NE(error_of(head + "\narch = \"x86_64\"\n").find("p.toml:7: 'arch' is cut off"),
+              std::string::npos);
+    EXPECT_NE(error_of(head + "# x86 only\narch = \"x86_64\"\n").find("p.toml:7: 'arch'"),
+              std::string::npos);
+    // Keys together under their header read as they bind: comments above the header, and a
+    // multi-line array, are fine.
+    EXPECT_EQ(error_of("# an entry\n" + head + "arch = \"x86_64\"\n"), "");
+    EXPECT_EQ(error_of(entry("behaviours = [\n  \"subnormal_results_flushed\",\n  # why\n]\n"
+                             "ops = [\"onnx.*\"]\n\n# the next entry\n")),
+              "");
+}
+
 TEST(Profile, BadProfilesNameTheProblemAndTheLine) {
     EXPECT_NE(error_of("[[declare]\n").find("p.toml:1"), std::string::npos);
     EXPECT_NE(error_of(entry("behaviours = [\"subnormals_gone\"]\nops = [\"onnx.Mul-14\"]\n"))
