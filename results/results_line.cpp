@@ -224,6 +224,26 @@ PlatformRecord platform_from_json(const json& j) {
     return p;
 }
 
+json applied_json(const AppliedFile& a) {
+    return {{"role", a.role},
+            {"path", a.path},
+            {"fnv1a64", a.fnv1a64},
+            {"from", a.adapter_default ? "adapter" : "option"}};
+}
+
+AppliedFile applied_from_json(const json& j) {
+    const Fields f(j, "run.applied_files[]");
+    AppliedFile a;
+    f.need("role", a.role);
+    f.need("path", a.path);
+    f.need("fnv1a64", a.fnv1a64);
+    std::string from;
+    f.need("from", from);
+    if (from != "adapter" && from != "option") wrong(f.at("from"), "\"adapter\" or \"option\"");
+    a.adapter_default = from == "adapter";
+    return a;
+}
+
 }  // namespace
 
 BackendRecord backend_record(const json& j) {
@@ -265,6 +285,7 @@ RecordedOptions options_from_json(const json& j) {
     f.get("graph_forms", o.graph_forms);
     f.need("expected", o.expected);
     f.get("profile", o.profile);
+    f.get("no_profile", o.no_profile);                       // not in older run lines
     if (!j.contains("platform") && j.contains("isa_cap")) {  // older run lines: only "isa_cap"
         std::string cap;
         f.get("isa_cap", cap);
@@ -303,6 +324,7 @@ json to_json(const RecordedOptions& o) {
             {"graph_forms", o.graph_forms},
             {"expected", optional_json(o.expected)},
             {"profile", optional_json(o.profile)},
+            {"no_profile", o.no_profile},
             {"platform", o.platform},
             {"write_expected", optional_json(o.write_expected)},
             {"label", o.label}};
@@ -338,6 +360,11 @@ json to_json(const RunLine& r) {
     if (r.backend) run["backend"] = r.backend->hello;
     if (r.platform) run["platform"] = platform_json(*r.platform);
     if (!r.error.empty()) run["error"] = r.error;
+    if (!r.applied_files.empty()) {
+        run["applied_files"] = json::array();
+        for (const AppliedFile& a : r.applied_files)
+            run["applied_files"].push_back(applied_json(a));
+    }
     return run;
 }
 
@@ -391,6 +418,11 @@ RunLine run_line_from_json(const json& line) {
     if (f.j.contains("options")) r.options = options_from_json(f.j["options"]);
     if (f.j.contains("backend")) r.backend = backend_record(f.j["backend"]);
     if (f.j.contains("platform")) r.platform = platform_from_json(f.j["platform"]);
+    if (f.j.contains("applied_files")) {
+        if (!f.j["applied_files"].is_array()) wrong(f.at("applied_files"), "an array");
+        for (const json& a : f.j["applied_files"])
+            r.applied_files.push_back(applied_from_json(a));
+    }
     return r;
 }
 

@@ -82,6 +82,9 @@ struct RecordedOptions {
     std::vector<std::string> graph_forms{"runtime"};
     std::optional<std::string> expected;
     std::optional<std::string> profile;  // the backend's declared behaviours (TOML)
+    // The adapter's own profile.toml and expected.txt were not applied (run --no-profile); the
+    // files above are those applied: given, or the adapter's own (runner/adapter_files.hpp).
+    bool no_profile = false;
     // "host", "avx2" (the adapter's library capped through its own knob), "arm64-<model>" or
     // "x86-<model>" (emulated).
     std::string platform = "host";
@@ -103,6 +106,16 @@ struct PlatformRecord {
     std::string isa_cap, name, emulator;  // empty: none, the host, not emulated
 };
 
+// A file that judged the run: the profile, a file it includes, or the expectations. The hash is
+// FNV-1a (64-bit) of the file's bytes, as 16 hex digits: `run --resume` checks it, and a reader
+// compares it with another run's to see that both were judged by the same file.
+struct AppliedFile {
+    std::string role;  // "profile", "profile_include", "expected"
+    std::string path;
+    std::string fnv1a64;
+    bool adapter_default = false;  // the adapter's own file, not one named by an option
+};
+
 struct RunLine {
     std::string validator;  // "eltwise-validate 0.x"
     std::string command_line, started, backend_command, label, directory, shard;
@@ -115,6 +128,7 @@ struct RunLine {
     std::optional<RecordedOptions> options;
     std::optional<BackendRecord> backend;  // none when the run did not start
     std::optional<PlatformRecord> platform;
+    std::vector<AppliedFile> applied_files;
 };
 
 // The run line's object; the line written is line_json's {"run": {...}}.

@@ -14,6 +14,7 @@
 #include "core/graph_form.hpp"
 #include "platform/host_platform.hpp"
 #include "reports/report_data.hpp"
+#include "runner/adapter_files.hpp"
 #include "runner/backend_choice.hpp"
 #include "runner/platform_choice.hpp"
 #include "runner/report_files.hpp"
@@ -294,6 +295,24 @@ void bind_profile(CaseRunner& r) {
     r.settings.judge.exercised = &r.exercised;
 }
 
+namespace {
+
+// The run line, with the files that judge the run and their hashes; which they are, on stdout.
+results::RunLine first_line(const CaseRunner& r, const backends::Hello* hello,
+                            const std::string& error) {
+    results::RunLine line = run_line(r.options, r.platform, hello, error);
+    line.applied_files = applied_files(r.options, r.profile ? &*r.profile : nullptr);
+    for (const results::AppliedFile& f : line.applied_files)
+        if (f.role != "profile_include")
+            std::cout << "judged by " << f.role << " " << f.path
+                      << (f.adapter_default ? " (the adapter's own; --no-profile: raw verdicts)"
+                                            : "")
+                      << "\n";
+    return line;
+}
+
+}  // namespace
+
 int start_run(const RunOptions& o) {
     CaseRunner runner = make_case_runner(o, 0);
     std::unique_ptr<backends::Backend> backend;
@@ -303,8 +322,7 @@ int start_run(const RunOptions& o) {
         if (o.list_cases) throw;
         std::filesystem::create_directories(o.out);
         results::ResultsFile(o.out + "/results.jsonl")
-            .append(
-                run_line(o, runner.platform, nullptr, std::string("PROTOCOL_ERROR: ") + e.what()));
+            .append(first_line(runner, nullptr, std::string("PROTOCOL_ERROR: ") + e.what()));
         std::cerr << "eltwise-validate: PROTOCOL_ERROR for the whole run: " << e.what() << "\n";
         write_run_reports(o.out);
         return 1;
@@ -325,7 +343,7 @@ int start_run(const RunOptions& o) {
     }
     std::filesystem::create_directories(o.out);
     results::ResultsFile results(o.out + "/results.jsonl");
-    results.append(run_line(o, runner.platform, &hello, ""));
+    results.append(first_line(runner, &hello, ""));
     runner.summary = RunSummary(static_cast<std::int64_t>(planned.size()));
     runner.backend = backend.get();
     runner.results = &results;

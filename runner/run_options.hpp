@@ -18,6 +18,9 @@ struct RunOptions : results::RecordedOptions {
     std::string resume;
     bool timeout_given = false;        // --timeout was on the command line
     bool shrink_budget_given = false;  // --shrink-budget was
+    // The profile and the expectations are the adapter's own, not named by an option
+    // (runner/adapter_files.hpp).
+    bool profile_from_adapter = false, expected_from_adapter = false;
 };
 
 }  // namespace runner

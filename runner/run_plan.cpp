@@ -132,6 +132,8 @@ std::string replay_line(const RunOptions& o, const std::string& id) {
     if (o.ulp) line += " --ulp " + std::to_string(o.ulp);
     if (o.allow_ftz) line += " --allow-ftz";
     if (o.undefined_refusal != "rerun") line += " --undefined-refusal " + o.undefined_refusal;
+    // Else the replay applies the adapter's own profile and expectations (adapter_files.hpp).
+    if (o.no_profile) line += " --no-profile";
     for (const std::string& d : o.onnx_dirs)
         if (id.starts_with("onnx:")) line += " --onnx-dir " + backends::shell_quoted(d);
     // A directory of its own: replaying must not replace the run's results and reports.

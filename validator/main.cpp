@@ -85,7 +85,9 @@ void add_run_options(CLI::App& run, runner::RunOptions& o) {
         ->capture_default_str();
     run.add_option("--label", o.label,
                    "The backend's name in reports (default: its hello's name and version)");
-    run.add_option("--expected", o.expected, "Expected deviations (PATTERN STATUS lines)");
+    run.add_option("--expected", o.expected,
+                   "Expected deviations (PATTERN STATUS lines); default for an adapter: its own "
+                   "expected.txt");
     run.add_option("--platform", o.platform,
                    "Where the adapter runs: host; avx2 (its library capped through its own ISA "
                    "knob, e.g. oneDNN's ONEDNN_MAX_CPU_ISA); x86-<QEMU CPU model>, e.g. "
@@ -97,9 +99,14 @@ void add_run_options(CLI::App& run, runner::RunOptions& o) {
            "--isa-cap", [&o](const std::string& cap) { o.platform = cap; },
            "The same as --platform CAP (avx2)")
         ->excludes("--platform");
-    run.add_option(
-        "--profile", o.profile,
-        "The backend's profile: declared behaviours (TOML, backends/PROTOCOL.md section 14)");
+    auto* profile = run.add_option("--profile", o.profile,
+                                   "The backend's profile: declared behaviours (TOML, "
+                                   "backends/PROTOCOL.md section 14); default for an adapter: "
+                                   "its own profile.toml");
+    run.add_flag("--no-profile", o.no_profile,
+                 "Apply neither the adapter's own profile.toml nor its expected.txt: the "
+                 "library's raw verdicts (an --expected file given too still applies)")
+        ->excludes(profile);
     run.add_option("--write-expected", o.write_expected,
                    "Write this run's deviations as an expectations file");
     run.add_option("--resume", o.resume,
