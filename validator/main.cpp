@@ -184,6 +184,17 @@ int main(int argc, char** argv) {
     export_cases->add_option("dir", export_options.dir, "Output directory")->required();
     add_case_filters(*export_cases, export_options.cases);
 
+    validator::ProfileOptions profile_options;
+    auto* profile = app.add_subcommand(
+        "profile", "Print a profile's entries as the judge reads them: scope, condition, outcome");
+    auto* profile_file = profile->add_option("file", profile_options.file, "A profile (TOML)")
+                             ->check(CLI::ExistingFile);
+    profile
+        ->add_option("--backend", profile_options.backend,
+                     "The adapter whose own profile.toml to print (the one run applies)")
+        ->excludes(profile_file);
+    profile->require_option(1);
+
     validator::ReportOptions report_options;
     auto* report = app.add_subcommand(
         "report", "Make JUnit XML, an HTML report and a JSON summary from results.jsonl files");
@@ -222,6 +233,7 @@ int main(int argc, char** argv) {
             return validator::run_run(run_options);
         }
         if (*spec) return validator::run_spec(spec_options);
+        if (*profile) return validator::run_profile(profile_options);
         if (*report) return validator::run_report(report_options);
         if (*export_cases) return validator::run_export(export_options);
         return validator::run_eval(eval_options);

@@ -48,13 +48,15 @@ def applied(run_line):
 
 
 class Harness(unittest.TestCase):
+    pass
+
+
+class Defaults(Harness):
     def setUp(self):
         if not os.path.exists(os.path.join(XNNPACK, "profile.toml")) or subprocess.run(
                 [VALIDATE, "list", "--backend", "xnnpack"], capture_output=True).returncode:
             self.skipTest("the xnnpack adapter is not available here")
 
-
-class Defaults(Harness):
     def test_the_adapters_files_apply_and_the_run_line_records_them(self):
         proc, _, lines = run(EDGE)
         self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
@@ -135,6 +137,72 @@ class Defaults(Harness):
                                  text=True, timeout=600)
         self.assertEqual(resumed.returncode, 2, resumed.stdout + resumed.stderr)
         self.assertIn(profile + " (profile) changed since the run began", resumed.stderr)
+
+
+# The old layout of openvino-onnx/profile.toml lines 24-39: `arch` under the comment of the entry
+# below it, bound by TOML to the one above.
+OLD_LAYOUT = """ops = ["onnx.*"]
+
+[[declare]]
+name = "wide-integers-in-i32"
+finding = "docs/findings/openvino-onnx-1.md"
+behaviours = ["computed_in_i32", "integer_division_via_f32"]
+dtypes = ["i64", "u64", "i32", "u32"]
+
+# i8 and u8 results saturate (openvino-onnx-3).
+arch = "x86_64"
+
+[[declare]]
+name = "i8-u8-saturate"
+finding = "docs/findings/openvino-onnx-3.md"
+behaviours = ["integer_results_saturated"]
+dtypes = ["i8", "u8"]
+"""
+
+
+class ProfileCommand(Harness):
+    def profile(self, *args):
+        return subprocess.run([VALIDATE, "profile"] + list(args), capture_output=True, text=True,
+                              timeout=60)
+
+    def entry(self, listing, name):
+        """The lines of one entry of the listing, from its name line to the blank line."""
+        block = listing.split("\n" + name + "  (", 1)[1]
+        return block.split("\n\n", 1)[0]
+
+    def test_prints_the_adapters_profile_as_the_judge_reads_it(self):
+        proc = self.profile("--backend", "openvino")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        out = proc.stdout
+        folder = os.path.join(SOURCE, "backends", "adapters", "openvino")
+        self.assertTrue(out.startswith("profile " + os.path.join(folder, "profile.toml") + "\n"))
+        self.assertIn("includes " + os.path.join(folder, "cpu_plugin_profile.toml") + "\n", out)
+        # The included file's entry, with its own file and line; the arch that stood under the
+        # comment of f64-in-f32 binds, as TOML says, to the entry above, which now shows it.
+        toward_zero = self.entry(out, "bf16-results-toward-zero")
+        self.assertIn("cpu_plugin_profile.toml:", toward_zero.split("\n")[0])
+        self.assertIn("  condition   arch x86_64, cpu lacks avx512_bf16", toward_zero)
+        # Spec: Multiply-1 and Divide-1 allow bf16; the entry names only bf16.
+        self.assertIn("  scope       openvino.Multiply-1: bf16\n  scope       "
+                      "openvino.Divide-1: bf16", toward_zero)
+        f64 = self.entry(out, "f64-in-f32")
+        self.assertIn("  condition   every platform", f64)
+        crash = self.entry(out, "pdpd-int-min-by-minus-one-crashes")
+        self.assertIn("  status      CRASHED when traps_in_i32", crash)
+        self.assertIn("  broadcast   pdpd", crash)
+
+    def test_rejects_a_key_cut_off_from_its_entry(self):
+        work = tempfile.mkdtemp(prefix="eltwise-profile-layout-")
+        path = os.path.join(work, "profile.toml")
+        with open(path, "w") as f:
+            f.write(OLD_LAYOUT)
+        proc = self.profile(path)
+        self.assertEqual(proc.returncode, 2, proc.stdout)
+        self.assertIn(path + ":10: 'arch' is cut off from the keys of entry "
+                      "'wide-integers-in-i32' (line 3)", proc.stderr)
+        proc = self.profile("--backend", "nonesuch")
+        self.assertEqual(proc.returncode, 2)
+        self.assertIn("no adapter 'nonesuch'", proc.stderr)
 
 
 if __name__ == "__main__":
