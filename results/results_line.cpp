@@ -1,5 +1,6 @@
 #include "results/results_line.hpp"
 
+#include <array>
 #include <limits>
 #include <stdexcept>
 
@@ -368,6 +369,30 @@ json to_json(const RunLine& r) {
     return run;
 }
 
+namespace {
+
+constexpr std::array<std::pair<Baseline, std::string_view>, 3> kBaselines{{
+    {Baseline::accepted, "accepted"},
+    {Baseline::new_, "new"},
+    {Baseline::now_passes, "now_passes"},
+}};
+
+Baseline baseline_from_json(const json& v) {
+    std::string text;
+    read(v, "baseline", text);
+    for (const auto& [b, name] : kBaselines)
+        if (name == text) return b;
+    wrong("baseline", "\"accepted\", \"new\" or \"now_passes\"");
+}
+
+}  // namespace
+
+std::string_view baseline_name(Baseline b) {
+    for (const auto& [x, name] : kBaselines)
+        if (x == b) return name;
+    return "";
+}
+
 json to_json(const CaseLine& c) {
     json j = {{"case", c.id},     {"source", c.source},         {"op", c.op},
               {"dtype", c.dtype}, {"shapes", c.shapes},         {"attributes", c.attributes},
@@ -382,6 +407,7 @@ json to_json(const CaseLine& c) {
     if (!c.files.empty()) j["files"] = c.files;
     if (c.undefined_refused) j["undefined_refused"] = c.undefined_refused;
     if (c.compilations) j["compilations"] = c.compilations;
+    if (c.baseline != Baseline::none) j["baseline"] = baseline_name(c.baseline);
     if (!c.replay.empty()) j["replay"] = c.replay;
     return j;
 }
@@ -446,6 +472,8 @@ CaseLine case_line_from_json(const json& line) {
     f.get("files", c.files);
     f.count("undefined_refused", c.undefined_refused);
     f.count("compilations", c.compilations);
+    if (line.contains("baseline"))
+        c.baseline = baseline_from_json(line["baseline"]);  // newer lines
     return c;
 }
 

@@ -14,6 +14,7 @@
 
 #include "comparison/output_comparison.hpp"
 #include "results/case_status.hpp"
+#include "results/expectations.hpp"
 
 namespace results {
 
@@ -57,6 +58,8 @@ struct CaseLine {
     std::int64_t undefined_refused = 0;
     // The compilations the backend's answers to this case reported (PROTOCOL.md 9, item 19).
     std::int64_t compilations = 0;
+    // What the run's --expected baseline says of it (none: no baseline, or lines of older runs).
+    Baseline baseline = Baseline::none;
 };
 
 // The options that decide which cases run and how they are judged: what `run --resume` needs.
@@ -144,6 +147,9 @@ CaseLine case_line_from_json(const nlohmann::json& line);
 bool is_run_line(const nlohmann::json& line);
 // The run's policy as its JSON object: {"nan": "any", "ulp": 0, ...}.
 std::string policy_text(const RunLine& run);
+// "accepted", "new", "now_passes" (the key "baseline" of a case line); "" for none.
+std::string_view baseline_name(Baseline b);
+
 // The record of a hello (backends::to_line's object).
 BackendRecord backend_record(const nlohmann::json& hello);
 

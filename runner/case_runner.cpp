@@ -151,6 +151,8 @@ void CaseRunner::record(const case_sources::PlannedCase& c, const core::CaseReco
     results::CaseLine line = case_line({&c, data, &result, minimal ? &*minimal : nullptr, files});
     if (results::is_deviation(result.verdict.status))
         line.replay = replay_line(options, minimal ? minimal->id : c.id);
+    line.baseline = results::baseline_outcome(options.expected.has_value(), expectations, c.id,
+                                              result.verdict.status);
     results->append(line);
     if (data && !data->note.empty()) notes.push_back(c.id + ": " + data->note);
     summary.add(c.op ? c.op->id() : "", result.verdict.status);
