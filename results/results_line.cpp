@@ -1,5 +1,6 @@
 #include "results/results_line.hpp"
 
+#include <algorithm>
 #include <array>
 #include <limits>
 #include <stdexcept>
@@ -225,8 +226,14 @@ PlatformRecord platform_from_json(const json& j) {
     return p;
 }
 
+constexpr std::array<std::pair<FileRole, std::string_view>, 3> kRoles{{
+    {FileRole::profile, "profile"},
+    {FileRole::profile_include, "profile_include"},
+    {FileRole::expected, "expected"},
+}};
+
 json applied_json(const AppliedFile& a) {
-    return {{"role", a.role},
+    return {{"role", name(a.role)},
             {"path", a.path},
             {"fnv1a64", a.fnv1a64},
             {"from", a.adapter_default ? "adapter" : "option"}};
@@ -235,7 +242,13 @@ json applied_json(const AppliedFile& a) {
 AppliedFile applied_from_json(const json& j) {
     const Fields f(j, "run.applied_files[]");
     AppliedFile a;
-    f.need("role", a.role);
+    std::string role;
+    f.need("role", role);
+    const auto known =
+        std::find_if(kRoles.begin(), kRoles.end(), [&](const auto& r) { return r.second == role; });
+    if (known == kRoles.end())
+        wrong(f.at("role"), "\"profile\", \"profile_include\" or \"expected\"");
+    a.role = known->first;
     f.need("path", a.path);
     f.need("fnv1a64", a.fnv1a64);
     std::string from;
@@ -246,6 +259,12 @@ AppliedFile applied_from_json(const json& j) {
 }
 
 }  // namespace
+
+std::string_view name(FileRole role) {
+    for (const auto& [r, text] : kRoles)
+        if (r == role) return text;
+    return "";
+}
 
 BackendRecord backend_record(const json& j) {
     const Fields f(j, "run.backend");

@@ -112,8 +112,11 @@ struct PlatformRecord {
 // A file that judged the run: the profile, a file it includes, or the expectations. The hash is
 // FNV-1a (64-bit) of the file's bytes, as 16 hex digits: `run --resume` checks it, and a reader
 // compares it with another run's to see that both were judged by the same file.
+enum class FileRole { profile, profile_include, expected };
+std::string_view name(FileRole role);  // "profile", "profile_include", "expected"
+
 struct AppliedFile {
-    std::string role;  // "profile", "profile_include", "expected"
+    FileRole role = FileRole::profile;
     std::string path;
     std::string fnv1a64;
     bool adapter_default = false;  // the adapter's own file, not one named by an option

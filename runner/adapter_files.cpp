@@ -73,12 +73,12 @@ std::vector<results::AppliedFile> applied_files(const RunOptions& o,
     if (profile) {
         const std::vector<std::string> files = profile_files(*profile);
         for (std::size_t i = 0; i < files.size(); ++i)
-            out.push_back({i == 0 ? "profile" : "profile_include", files[i], file_fnv1a64(files[i]),
-                           o.profile_from_adapter});
+            out.push_back({i == 0 ? results::FileRole::profile : results::FileRole::profile_include,
+                           files[i], file_fnv1a64(files[i]), o.profile_from_adapter});
     }
     if (o.expected)
-        out.push_back(
-            {"expected", *o.expected, file_fnv1a64(*o.expected), o.expected_from_adapter});
+        out.push_back({results::FileRole::expected, *o.expected, file_fnv1a64(*o.expected),
+                       o.expected_from_adapter});
     return out;
 }
 
@@ -89,14 +89,16 @@ void check_applied_files(const std::vector<results::AppliedFile>& recorded) {
             now = file_fnv1a64(f.path);
         } catch (const core::Error&) {
             throw core::Error(core::ErrorKind::input,
-                              "the run was judged by " + f.path + " (" + f.role +
+                              "the run was judged by " + f.path + " (" +
+                                  std::string(results::name(f.role)) +
                                   "), which cannot be read now: resuming would judge the rest "
                                   "by other rules; start a new run");
         }
         if (now != f.fnv1a64)
             throw core::Error(core::ErrorKind::input,
-                              f.path + " (" + f.role + ") changed since the run began (fnv1a64 " +
-                                  f.fnv1a64 + " then, " + now +
+                              f.path + " (" + std::string(results::name(f.role)) +
+                                  ") changed since the run began (fnv1a64 " + f.fnv1a64 +
+                                  " then, " + now +
                                   " now): resuming would judge the rest by other rules; start a "
                                   "new run");
     }

@@ -264,9 +264,11 @@ int finish(CaseRunner& r) {
 CaseRunner make_case_runner(const RunOptions& o, std::size_t planned) {
     const PlatformChoice platform = parse_platform(o.platform);
     CaseRunner r{.options = o,
-                 .settings = {{.policy = policy_of(o)},
-                              o.timeout_seconds * platform.timeout_factor(),
-                              o.undefined_refusal == "deviation"},
+                 // Named fields: a positional bool after compile_latency_seconds was added
+                 // landed in that double, and --undefined-refusal deviation did nothing.
+                 .settings = {.judge = {.policy = policy_of(o)},
+                              .timeout_seconds = o.timeout_seconds * platform.timeout_factor(),
+                              .undefined_refusal_is_deviation = o.undefined_refusal == "deviation"},
                  .summary = RunSummary(static_cast<std::int64_t>(planned))};
     if (o.expected) r.expectations = results::read_expectations(*o.expected);
     if (o.profile) r.profile = profiles::read_profile(*o.profile);
@@ -305,8 +307,8 @@ results::RunLine first_line(const CaseRunner& r, const backends::Hello* hello,
     results::RunLine line = run_line(r.options, r.platform, hello, error);
     line.applied_files = applied_files(r.options, r.profile ? &*r.profile : nullptr);
     for (const results::AppliedFile& f : line.applied_files)
-        if (f.role != "profile_include")
-            std::cout << "judged by " << f.role << " " << f.path
+        if (f.role != results::FileRole::profile_include)
+            std::cout << "judged by " << results::name(f.role) << " " << f.path
                       << (f.adapter_default ? " (the adapter's own; --no-profile: raw verdicts)"
                                             : "")
                       << "\n";
