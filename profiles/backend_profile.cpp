@@ -171,12 +171,41 @@ void read_outcome(Entry& e, const std::string& source, const toml::table& t) {
     }
 }
 
+// An entry's keys stand together under its header: no blank or comment line between two of
+// them. TOML gives a key below such a line to the entry above, while a reader takes the line as
+// the start of the next entry, and the comment there as that entry's description (issue 44: seven
+// `arch` lines stood under the comment of the entries below them, and bound to the ones above).
+// Comments go above the [[declare]] header, or between the items of a multi-line array.
+void check_keys_together(const std::string& source, const std::vector<std::string_view>& lines,
+                         const toml::table& t, const std::string& name) {
+    std::vector<std::pair<std::size_t, std::string_view>> keys;  // line, key
+    for (const auto& [key, value] : t)
+        keys.emplace_back(value.source().begin.line,
+                          key.str());  // a value starts on its key's line
+    std::sort(keys.begin(), keys.end());
+    for (std::size_t i = 1; i < keys.size(); ++i) {
+        const std::size_t line = keys[i].first;
+        if (line < 2 || line - 2 >= lines.size()) continue;
+        std::string_view above = lines[line - 2];
+        above.remove_prefix(std::min(above.find_first_not_of(" \t\r"), above.size()));
+        if (!above.empty() && !above.starts_with('#')) continue;
+        throw core::Error(
+            core::ErrorKind::input,
+            source + ":" + std::to_string(line) + ": '" + std::string(keys[i].second) +
+                "' is cut off from the keys of entry '" + name + "' (line " +
+                std::to_string(t.source().begin.line) +
+                ") by a comment or blank line: TOML gives it to that entry, but it reads as the "
+                "next one's. Keep an entry's keys together under its [[declare]] header");
+    }
+}
+
 Entry read_entry(const std::string& source, const toml::table& t,
                  const std::vector<std::string>& profile_ops) {
     for (const auto& [key, value] : t)
         if (std::find(kKeys.begin(), kKeys.end(), key.str()) == kKeys.end())
             fail(source, value, "unknown key '" + std::string(key.str()) + "'");
     Entry e;
+    e.source = source;
     e.line = static_cast<int>(t.source().begin.line);
     const toml::node* name = t.get("name");
     if (!name) fail(source, t, "an entry without 'name'");
@@ -231,6 +260,12 @@ Profile parse_profile(std::string_view text, const std::string& source) {
                                                       std::string(e.description()));
     }
     Profile p{source, {}, {}};
+    std::vector<std::string_view> lines;
+    for (std::size_t at = 0; at <= text.size();) {
+        const std::size_t end = std::min(text.find('\n', at), text.size());
+        lines.push_back(text.substr(at, end - at));
+        at = end + 1;
+    }
     std::vector<std::string> profile_ops;
     if (const toml::node* n = root.get("ops")) profile_ops = ops_of(source, *n);
     if (const toml::node* n = root.get("include")) p.includes = strings_of(source, *n, "include");
@@ -246,6 +281,7 @@ Profile parse_profile(std::string_view text, const std::string& source) {
             const toml::table* t = n.as_table();
             if (!t) fail(source, n, "'declare' must be written [[declare]]");
             Entry e = read_entry(source, *t, profile_ops);
+            check_keys_together(source, lines, *t, e.name);
             if (const Entry* other = repeated(p.entries, e))
                 fail(source, *t,
                      "entry '" + e.name + "' repeats entry '" + other->name + "' (line " +

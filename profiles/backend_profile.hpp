@@ -52,6 +52,7 @@ enum class InputsWhen {
 struct Entry {
     std::string name;     // unique in the profile
     std::string finding;  // "docs/findings/openvino-23.md"
+    std::string source;   // the file it was read from (an included file's own path)
     int line = 0;         // in the file, for messages
     Scope scope;
     Condition condition;
@@ -73,7 +74,8 @@ struct Profile {
 
 // Throws core::Error(input) naming the file, the line and what is wrong: TOML syntax, an unknown
 // key or behaviour, a scope naming no op version, an unknown type, rule, form or CPU feature, a
-// duplicate name or entry, an entry with neither behaviours nor status, or with both.
+// duplicate name or entry, an entry with neither behaviours nor status, or with both, and a key
+// cut off from its entry's other keys by a blank or comment line (it reads as the next entry's).
 // parse_profile leaves `includes` unread; read_profile appends their entries (an include that
 // cannot be read, that includes itself, or whose entry repeats one already read is an error).
 Profile parse_profile(std::string_view text, const std::string& source);

@@ -143,7 +143,9 @@ struct Collector {
     std::vector<std::string> keys;  // of each file, in order
     std::map<std::string, std::size_t> backend_of_key;
     std::unordered_map<std::string, Verdicts> verdicts;  // by case id; several backends only
-    std::map<std::tuple<std::size_t, std::string, std::string>, std::size_t> listed_per_cell;
+    // Per (backend, op, dtype, kind): each kind of deviation (new, accepted by the baseline,
+    // declared by the profile) has its own share of a cell, so that no kind hides another.
+    std::map<std::tuple<std::size_t, std::string, std::string, int>, std::size_t> listed_per_cell;
     // By (backend, case id without the form), for files whose runs have several graph forms.
     std::map<std::pair<std::size_t, std::string>, FormVerdicts> form_verdicts{};
     std::map<std::pair<std::size_t, std::string>, std::size_t> backend_of_form{};
@@ -180,15 +182,24 @@ struct Collector {
                 if (__builtin_add_overflow(elements, count, &elements))
                     elements = std::numeric_limits<std::int64_t>::max();
             }
-        if (results::is_deviation(status)) add_failure(backend, op, dtype, line);
+        if (results::is_deviation(status)) {
+            ++b.failures_total;
+            if (line.baseline == results::Baseline::accepted) ++b.accepted_total;
+            list_case(backend, op, dtype, line);
+        } else if (status == Status::deviates_as_declared) {
+            ++b.declared_total;
+            list_case(backend, op, dtype, line);
+        }
         if (several_backends) note_verdict(backend, line, status);
     }
 
-    void add_failure(std::size_t backend, const std::string& op, const std::string& dtype,
-                     const results::CaseLine& line) {
+    void list_case(std::size_t backend, const std::string& op, const std::string& dtype,
+                   const results::CaseLine& line) {
         BackendReport& b = data.backends[backend];
-        ++b.failures_total;
-        std::size_t& in_cell = listed_per_cell[{backend, op, dtype}];
+        const int kind = line.verdict.status == Status::deviates_as_declared ? 0
+                         : line.baseline == results::Baseline::accepted      ? 1
+                                                                             : 2;
+        std::size_t& in_cell = listed_per_cell[{backend, op, dtype, kind}];
         if (b.failures.size() >= failures_cap || in_cell >= limits.failures_per_cell) return;
         ++in_cell;
         b.failures.push_back(trimmed_failure(line, limits));
@@ -241,7 +252,7 @@ struct Collector {
             b.cells.clear();
             b.categories.clear();
             b.failures.clear();
-            b.failures_total = 0;
+            b.failures_total = b.accepted_total = b.declared_total = 0;
             it->second = data.backends.size();
             data.backends.push_back(std::move(b));
         }
@@ -377,6 +388,11 @@ nlohmann::json backend_json(const BackendReport& b) {
             {"cells", cells},
             {"categories", categories},
             {"failures_total", b.failures_total},
+            // The three kinds a reader tells apart: new deviations, those the baseline accepts,
+            // and those the profile declares.
+            {"new_total", b.failures_total - b.accepted_total},
+            {"accepted_total", b.accepted_total},
+            {"declared_total", b.declared_total},
             {"failures", failures}};
 }
 

@@ -56,10 +56,14 @@ struct BackendReport {
     Counts totals{};
     std::map<std::string, std::map<std::string, Counts>> cells;  // op id -> dtype -> counts
     std::map<std::string, CategoryCount> categories;
-    std::vector<results::CaseLine> failures;  // trimmed case lines of deviations, capped
-    std::int64_t failures_total = 0;
-    double case_seconds = 0;        // the cases' own times, summed: cases per second
-    std::int64_t compilations = 0;  // what its answers said they compiled (PROTOCOL.md 9, 19)
+    // Trimmed case lines, capped: the deviations, and the cases whose deviation the profile
+    // declares (DEVIATES_AS_DECLARED), so that a reader can list each of the three kinds.
+    std::vector<results::CaseLine> failures;
+    std::int64_t failures_total = 0;  // deviations (findings): new, or accepted by the baseline
+    std::int64_t accepted_total = 0;  // of those, accepted by the run's --expected baseline
+    std::int64_t declared_total = 0;  // DEVIATES_AS_DECLARED
+    double case_seconds = 0;          // the cases' own times, summed: cases per second
+    std::int64_t compilations = 0;    // what its answers said they compiled (PROTOCOL.md 9, 19)
 };
 
 struct ReportData {

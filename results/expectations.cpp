@@ -63,6 +63,16 @@ bool is_named(const std::vector<Expectation>& e, const std::string& id) {
     });
 }
 
+Baseline baseline_outcome(bool have_baseline, const std::vector<Expectation>& e,
+                          const std::string& id, Status status) {
+    if (!have_baseline) return Baseline::none;
+    if (is_deviation(status))
+        return find_expectation(e, id, status) ? Baseline::accepted : Baseline::new_;
+    // REFUSED_UNDEFINED passes too: the defined elements all matched (as the runner judges).
+    const bool passes = status == Status::passed || status == Status::refused_undefined;
+    return passes && is_named(e, id) ? Baseline::now_passes : Baseline::none;
+}
+
 void write_expectations(const std::string& path, std::vector<Deviation> deviations) {
     std::sort(deviations.begin(), deviations.end(),
               [](const Deviation& x, const Deviation& y) { return x.id < y.id; });

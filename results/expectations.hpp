@@ -40,6 +40,19 @@ const Expectation* find_expectation(const std::vector<Expectation>& e, const std
 
 bool is_named(const std::vector<Expectation>& e, const std::string& id);
 
+// What the baseline (--expected) says of one case, recorded on its line so that reports tell a
+// deviation the baseline accepts from a new one.
+enum class Baseline {
+    none,        // no baseline, or the case is neither a deviation nor named by one
+    accepted,    // a deviation a line covers with its status
+    new_,        // a deviation no line covers: a finding
+    now_passes,  // it passes, and a line that is not optional names it
+};
+
+// The outcome for a case that ended with `status`; `have_baseline` false: Baseline::none.
+Baseline baseline_outcome(bool have_baseline, const std::vector<Expectation>& e,
+                          const std::string& id, Status status);
+
 struct Deviation {
     std::string id;
     Status status;

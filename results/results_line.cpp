@@ -1,5 +1,7 @@
 #include "results/results_line.hpp"
 
+#include <algorithm>
+#include <array>
 #include <limits>
 #include <stdexcept>
 
@@ -230,7 +232,45 @@ PlatformRecord platform_from_json(const json& j) {
     return p;
 }
 
+constexpr std::array<std::pair<FileRole, std::string_view>, 3> kRoles{{
+    {FileRole::profile, "profile"},
+    {FileRole::profile_include, "profile_include"},
+    {FileRole::expected, "expected"},
+}};
+
+json applied_json(const AppliedFile& a) {
+    return {{"role", name(a.role)},
+            {"path", a.path},
+            {"fnv1a64", a.fnv1a64},
+            {"from", a.adapter_default ? "adapter" : "option"}};
+}
+
+AppliedFile applied_from_json(const json& j) {
+    const Fields f(j, "run.applied_files[]");
+    AppliedFile a;
+    std::string role;
+    f.need("role", role);
+    const auto known =
+        std::find_if(kRoles.begin(), kRoles.end(), [&](const auto& r) { return r.second == role; });
+    if (known == kRoles.end())
+        wrong(f.at("role"), "\"profile\", \"profile_include\" or \"expected\"");
+    a.role = known->first;
+    f.need("path", a.path);
+    f.need("fnv1a64", a.fnv1a64);
+    std::string from;
+    f.need("from", from);
+    if (from != "adapter" && from != "option") wrong(f.at("from"), "\"adapter\" or \"option\"");
+    a.adapter_default = from == "adapter";
+    return a;
+}
+
 }  // namespace
+
+std::string_view name(FileRole role) {
+    for (const auto& [r, text] : kRoles)
+        if (r == role) return text;
+    return "";
+}
 
 BackendRecord backend_record(const json& j) {
     const Fields f(j, "run.backend");
@@ -272,6 +312,7 @@ RecordedOptions options_from_json(const json& j) {
     f.get("graph_forms", o.graph_forms);
     f.need("expected", o.expected);
     f.get("profile", o.profile);
+    f.get("no_profile", o.no_profile);                       // not in older run lines
     if (!j.contains("platform") && j.contains("isa_cap")) {  // older run lines: only "isa_cap"
         std::string cap;
         f.get("isa_cap", cap);
@@ -311,6 +352,7 @@ json to_json(const RecordedOptions& o) {
             {"graph_forms", o.graph_forms},
             {"expected", optional_json(o.expected)},
             {"profile", optional_json(o.profile)},
+            {"no_profile", o.no_profile},
             {"platform", o.platform},
             {"write_expected", optional_json(o.write_expected)},
             {"label", o.label}};
@@ -346,7 +388,36 @@ json to_json(const RunLine& r) {
     if (r.backend) run["backend"] = r.backend->hello;
     if (r.platform) run["platform"] = platform_json(*r.platform);
     if (!r.error.empty()) run["error"] = r.error;
+    if (!r.applied_files.empty()) {
+        run["applied_files"] = json::array();
+        for (const AppliedFile& a : r.applied_files)
+            run["applied_files"].push_back(applied_json(a));
+    }
     return run;
+}
+
+namespace {
+
+constexpr std::array<std::pair<Baseline, std::string_view>, 3> kBaselines{{
+    {Baseline::accepted, "accepted"},
+    {Baseline::new_, "new"},
+    {Baseline::now_passes, "now_passes"},
+}};
+
+Baseline baseline_from_json(const json& v) {
+    std::string text;
+    read(v, "baseline", text);
+    for (const auto& [b, name] : kBaselines)
+        if (name == text) return b;
+    wrong("baseline", "\"accepted\", \"new\" or \"now_passes\"");
+}
+
+}  // namespace
+
+std::string_view baseline_name(Baseline b) {
+    for (const auto& [x, name] : kBaselines)
+        if (x == b) return name;
+    return "";
 }
 
 json to_json(const CaseLine& c) {
@@ -363,6 +434,7 @@ json to_json(const CaseLine& c) {
     if (!c.files.empty()) j["files"] = c.files;
     if (c.undefined_refused) j["undefined_refused"] = c.undefined_refused;
     if (c.compilations) j["compilations"] = c.compilations;
+    if (c.baseline != Baseline::none) j["baseline"] = baseline_name(c.baseline);
     if (!c.replay.empty()) j["replay"] = c.replay;
     return j;
 }
@@ -399,6 +471,11 @@ RunLine run_line_from_json(const json& line) {
     if (f.j.contains("options")) r.options = options_from_json(f.j["options"]);
     if (f.j.contains("backend")) r.backend = backend_record(f.j["backend"]);
     if (f.j.contains("platform")) r.platform = platform_from_json(f.j["platform"]);
+    if (f.j.contains("applied_files")) {
+        if (!f.j["applied_files"].is_array()) wrong(f.at("applied_files"), "an array");
+        for (const json& a : f.j["applied_files"])
+            r.applied_files.push_back(applied_from_json(a));
+    }
     return r;
 }
 
@@ -422,6 +499,8 @@ CaseLine case_line_from_json(const json& line) {
     f.get("files", c.files);
     f.count("undefined_refused", c.undefined_refused);
     f.count("compilations", c.compilations);
+    if (line.contains("baseline"))
+        c.baseline = baseline_from_json(line["baseline"]);  // newer lines
     return c;
 }
 

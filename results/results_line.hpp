@@ -14,6 +14,7 @@
 
 #include "comparison/output_comparison.hpp"
 #include "results/case_status.hpp"
+#include "results/expectations.hpp"
 
 namespace results {
 
@@ -61,6 +62,8 @@ struct CaseLine {
     std::int64_t undefined_refused = 0;
     // The compilations the backend's answers to this case reported (PROTOCOL.md 9, item 19).
     std::int64_t compilations = 0;
+    // What the run's --expected baseline says of it (none: no baseline, or lines of older runs).
+    Baseline baseline = Baseline::none;
 };
 
 // The options that decide which cases run and how they are judged: what `run --resume` needs.
@@ -88,6 +91,9 @@ struct RecordedOptions {
     std::vector<std::string> graph_forms{"runtime"};
     std::optional<std::string> expected;
     std::optional<std::string> profile;  // the backend's declared behaviours (TOML)
+    // The adapter's own profile.toml and expected.txt were not applied (run --no-profile); the
+    // files above are those applied: given, or the adapter's own (runner/adapter_files.hpp).
+    bool no_profile = false;
     // "host", "avx2" (the adapter's library capped through its own knob), "arm64-<model>" or
     // "x86-<model>" (emulated).
     std::string platform = "host";
@@ -109,6 +115,19 @@ struct PlatformRecord {
     std::string isa_cap, name, emulator;  // empty: none, the host, not emulated
 };
 
+// A file that judged the run: the profile, a file it includes, or the expectations. The hash is
+// FNV-1a (64-bit) of the file's bytes, as 16 hex digits: `run --resume` checks it, and a reader
+// compares it with another run's to see that both were judged by the same file.
+enum class FileRole { profile, profile_include, expected };
+std::string_view name(FileRole role);  // "profile", "profile_include", "expected"
+
+struct AppliedFile {
+    FileRole role = FileRole::profile;
+    std::string path;
+    std::string fnv1a64;
+    bool adapter_default = false;  // the adapter's own file, not one named by an option
+};
+
 struct RunLine {
     std::string validator;  // "eltwise-validate 0.x"
     std::string command_line, started, backend_command, label, directory, shard;
@@ -121,6 +140,7 @@ struct RunLine {
     std::optional<RecordedOptions> options;
     std::optional<BackendRecord> backend;  // none when the run did not start
     std::optional<PlatformRecord> platform;
+    std::vector<AppliedFile> applied_files;
 };
 
 // The run line's object; the line written is line_json's {"run": {...}}.
@@ -136,6 +156,9 @@ CaseLine case_line_from_json(const nlohmann::json& line);
 bool is_run_line(const nlohmann::json& line);
 // The run's policy as its JSON object: {"nan": "any", "ulp": 0, ...}.
 std::string policy_text(const RunLine& run);
+// "accepted", "new", "now_passes" (the key "baseline" of a case line); "" for none.
+std::string_view baseline_name(Baseline b);
+
 // The record of a hello (backends::to_line's object).
 BackendRecord backend_record(const nlohmann::json& hello);
 

@@ -73,6 +73,11 @@ const backends::Adapter* find_adapter(const std::string& name) {
     return nullptr;
 }
 
+std::string adapter_folder(const std::string& name) {
+    if (!find_adapter(name)) return "";
+    return (std::filesystem::path(adapter_paths().adapters) / name).string();
+}
+
 std::string backend_names() {
     std::string names;
     for (std::string_view n : backends::builtin_backend_names())

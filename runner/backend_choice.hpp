@@ -17,6 +17,10 @@ namespace runner {
 const std::vector<backends::Adapter>& adapters();
 const backends::Adapter* find_adapter(const std::string& name);  // nullptr: no such adapter
 
+// The folder of the adapter of this name (its manifest, script, profile.toml, expected.txt): in
+// the source tree, or in the installed data directory. "" when there is no such adapter.
+std::string adapter_folder(const std::string& name);
+
 // "optimized, reference, onnxruntime, ...": every name that open_backend takes.
 std::string backend_names();
 

@@ -15,6 +15,7 @@
 #include "core/graph_form.hpp"
 #include "platform/host_platform.hpp"
 #include "reports/report_data.hpp"
+#include "runner/adapter_files.hpp"
 #include "runner/backend_choice.hpp"
 #include "runner/platform_choice.hpp"
 #include "runner/report_files.hpp"
@@ -186,6 +187,8 @@ void CaseRunner::record(const case_sources::PlannedCase& c, const core::CaseReco
     results::CaseLine line = case_line({&c, data, &result, minimal ? &*minimal : nullptr, files});
     if (results::is_deviation(result.verdict.status))
         line.replay = replay_line(options, minimal ? minimal->id : c.id);
+    line.baseline = results::baseline_outcome(options.expected.has_value(), expectations, c.id,
+                                              result.verdict.status);
     results->append(line);
     if (data && !data->note.empty()) notes.push_back(c.id + ": " + data->note);
     summary.add(c.op ? c.op->id() : "", result.verdict.status);
@@ -297,6 +300,8 @@ int finish(CaseRunner& r) {
 CaseRunner make_case_runner(const RunOptions& o, std::size_t planned) {
     const PlatformChoice platform = parse_platform(o.platform);
     CaseRunner r{.options = o,
+                 // Named fields: a positional bool after compile_latency_seconds was added
+                 // landed in that double, and --undefined-refusal deviation did nothing.
                  .settings = {.judge = {.policy = policy_of(o)},
                               .timeout_seconds = o.timeout_seconds * platform.timeout_factor(),
                               .undefined_refusal_is_deviation = o.undefined_refusal == "deviation"},
@@ -342,6 +347,20 @@ int list_cases(const RunOptions& o) {
     return 0;
 }
 
+// The run line, with the files that judge the run and their hashes; which they are, on stdout.
+results::RunLine first_line(const CaseRunner& r, const backends::Hello* hello,
+                            const std::string& error) {
+    results::RunLine line = run_line(r.options, r.platform, hello, error);
+    line.applied_files = applied_files(r.options, r.profile ? &*r.profile : nullptr);
+    for (const results::AppliedFile& f : line.applied_files)
+        if (f.role != results::FileRole::profile_include)
+            std::cout << "judged by " << results::name(f.role) << " " << f.path
+                      << (f.adapter_default ? " (the adapter's own; --no-profile: raw verdicts)"
+                                            : "")
+                      << "\n";
+    return line;
+}
+
 }  // namespace
 
 int start_run(const RunOptions& o) {
@@ -353,8 +372,7 @@ int start_run(const RunOptions& o) {
     } catch (const backends::BackendStartError& e) {
         std::filesystem::create_directories(o.out);
         results::ResultsFile(o.out + "/results.jsonl")
-            .append(
-                run_line(o, runner.platform, nullptr, std::string("PROTOCOL_ERROR: ") + e.what()));
+            .append(first_line(runner, nullptr, std::string("PROTOCOL_ERROR: ") + e.what()));
         std::cerr << "eltwise-validate: PROTOCOL_ERROR for the whole run: " << e.what() << "\n";
         write_run_reports(o.out);
         return 1;
@@ -370,7 +388,7 @@ int start_run(const RunOptions& o) {
     const std::vector<case_sources::PlannedCase> planned = plan_run(o, sources, hello);
     std::filesystem::create_directories(o.out);
     results::ResultsFile results(o.out + "/results.jsonl");
-    results.append(run_line(o, runner.platform, &hello, ""));
+    results.append(first_line(runner, &hello, ""));
     runner.summary = RunSummary(static_cast<std::int64_t>(planned.size()));
     runner.backend = backend.get();
     runner.results = &results;

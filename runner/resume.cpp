@@ -8,6 +8,7 @@
 
 #include "backends/process_backend.hpp"
 #include "core/error.hpp"
+#include "runner/adapter_files.hpp"
 #include "runner/backend_choice.hpp"
 #include "runner/case_runner.hpp"
 #include "runner/results_lines.hpp"
@@ -141,6 +142,7 @@ int resume_run(const RunOptions& given) {
     const RunOptions o = resumed_options(run, given, dir);
     const backends::Hello hello = recorded_hello(run, dir);
     enter_run_directory(run);
+    check_applied_files(run.applied_files);  // its paths are the run directory's
     case_sources::SourceOptions sources{
         o.seed, o.count, o.onnx_dirs,
         [&](const case_sources::PlannedCase& c) { return claimed(hello, c, true); }};

@@ -160,14 +160,18 @@ std::string replay_line(const RunOptions& o, const std::string& id) {
     line += o.backend_cmd.empty() ? " --backend " + o.backend
                                   : " --backend-cmd " + shell_quoted(o.backend_cmd);
     if (o.platform != "host") line += " --platform " + shell_quoted(o.platform);
-    if (o.profile) line += " --profile " + shell_quoted(absolute_text(*o.profile));
-    if (o.expected) line += " --expected " + shell_quoted(absolute_text(*o.expected));
+    // The adapter's own files apply by default (adapter_files.hpp): named only when given.
+    if (o.profile && !o.profile_from_adapter)
+        line += " --profile " + shell_quoted(absolute_text(*o.profile));
+    if (o.expected && !o.expected_from_adapter)
+        line += " --expected " + shell_quoted(absolute_text(*o.expected));
     if (o.nan != "any") line += " --nan " + o.nan;
     if (o.ulp) line += " --ulp " + std::to_string(o.ulp);
     if (o.allow_ftz) line += " --allow-ftz";
     if (o.undefined_refusal != "rerun") line += " --undefined-refusal " + o.undefined_refusal;
     if (o.timeout_seconds != RunOptions{}.timeout_seconds)  // a HUNG case hangs at its timeout
         line += " --timeout " + (std::ostringstream() << o.timeout_seconds).str();
+    if (o.no_profile) line += " --no-profile";
     for (const std::string& d : o.onnx_dirs)
         if (core::runtime_id(id).starts_with("onnx:")) line += " --onnx-dir " + shell_quoted(d);
     line += " --out " + shell_quoted(replay_directory(o));

@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <stdexcept>
 
+#include "core/fnv_hash.hpp"
+
 namespace runner {
 namespace {
 
@@ -20,9 +22,7 @@ int parse_part(std::string_view text, std::string_view whole) {
 // FNV-1a over the id, then splitmix64's finalizer so that every bit of the id moves the low
 // bits the modulo reads.
 std::uint64_t id_hash(std::string_view id) {
-    std::uint64_t h = 0xcbf29ce484222325u;
-    for (unsigned char c : id)
-        h = (h ^ c) * 0x100000001b3u;
+    std::uint64_t h = core::fnv1a64(id);
     h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9u;
     h = (h ^ (h >> 27)) * 0x94d049bb133111ebu;
     return h ^ (h >> 31);

@@ -40,6 +40,12 @@ int run_eval(const EvalOptions& options);
 
 int run_run(const runner::RunOptions& options);
 
+struct ProfileOptions {
+    std::string file;     // a profile, or
+    std::string backend;  // an adapter whose own profile.toml to print
+};
+int run_profile(const ProfileOptions& options);
+
 struct ExportOptions {
     std::string format;        // onnx-node-tests
     std::string dir;           // written into: <dir>/eltwise/test_*/

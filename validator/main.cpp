@@ -92,7 +92,9 @@ void add_run_options(CLI::App& run, runner::RunOptions& o) {
         ->capture_default_str();
     run.add_option("--label", o.label,
                    "The backend's name in reports (default: its hello's name and version)");
-    run.add_option("--expected", o.expected, "Expected deviations (PATTERN STATUS lines)");
+    run.add_option("--expected", o.expected,
+                   "Expected deviations (PATTERN STATUS lines); default for an adapter: its own "
+                   "expected.txt");
     run.add_option("--platform", o.platform,
                    "Where the adapter runs: host; avx2 (its library capped through its own ISA "
                    "knob, e.g. oneDNN's ONEDNN_MAX_CPU_ISA); x86-<QEMU CPU model>, e.g. "
@@ -104,9 +106,14 @@ void add_run_options(CLI::App& run, runner::RunOptions& o) {
            "--isa-cap", [&o](const std::string& cap) { o.platform = cap; },
            "The same as --platform CAP (avx2)")
         ->excludes("--platform");
-    run.add_option(
-        "--profile", o.profile,
-        "The backend's profile: declared behaviours (TOML, backends/PROTOCOL.md section 14)");
+    auto* profile = run.add_option("--profile", o.profile,
+                                   "The backend's profile: declared behaviours (TOML, "
+                                   "backends/PROTOCOL.md section 14); default for an adapter: "
+                                   "its own profile.toml");
+    run.add_flag("--no-profile", o.no_profile,
+                 "Apply neither the adapter's own profile.toml nor its expected.txt: the "
+                 "library's raw verdicts (an --expected file given too still applies)")
+        ->excludes(profile);
     run.add_option("--write-expected", o.write_expected,
                    "Write this run's deviations as an expectations file");
     run.add_option("--resume", o.resume,
@@ -190,6 +197,17 @@ int main(int argc, char** argv) {
     export_cases->add_option("dir", export_options.dir, "Output directory")->required();
     add_case_filters(*export_cases, export_options.cases);
 
+    validator::ProfileOptions profile_options;
+    auto* profile = app.add_subcommand(
+        "profile", "Print a profile's entries as the judge reads them: scope, condition, outcome");
+    auto* profile_file = profile->add_option("file", profile_options.file, "A profile (TOML)")
+                             ->check(CLI::ExistingFile);
+    profile
+        ->add_option("--backend", profile_options.backend,
+                     "The adapter whose own profile.toml to print (the one run applies)")
+        ->excludes(profile_file);
+    profile->require_option(1);
+
     validator::ReportOptions report_options;
     auto* report = app.add_subcommand(
         "report", "Make JUnit XML, an HTML report and a JSON summary from results.jsonl files");
@@ -243,6 +261,7 @@ int main(int argc, char** argv) {
                 validator::run_run(run_options));
         }
         if (*spec) return validator::run_spec(spec_options);
+        if (*profile) return validator::run_profile(profile_options);
         if (*report) return validator::run_report(report_options);
         if (*export_cases) return validator::run_export(export_options);
         if (*triage_command) return validator::run_triage(triage_options);

@@ -1,13 +1,17 @@
 // `run`: every planned case through one backend (runner/case_runner.hpp), or the rest of a killed
 // run (runner/resume.hpp).
+#include "runner/adapter_files.hpp"
 #include "runner/case_runner.hpp"
 #include "runner/resume.hpp"
 #include "validator/commands.hpp"
 
 namespace validator {
 
-int run_run(const runner::RunOptions& o) {
-    return o.resume.empty() ? runner::start_run(o) : runner::resume_run(o);
+int run_run(const runner::RunOptions& given) {
+    if (!given.resume.empty()) return runner::resume_run(given);  // the files its run line names
+    runner::RunOptions o = given;
+    runner::apply_adapter_files(o);
+    return runner::start_run(o);
 }
 
 }  // namespace validator

@@ -10,7 +10,7 @@
 #     (small --count; one block of exhaustive16) from a directory outside the source tree.
 #  5. Its `list --backends` names commands inside the prefix (an install hint for each adapter
 #     it cannot start), and it runs the numpy adapter and a C-ABI plugin adapter (oneDNN or
-#     XNNPACK) from the installed files.
+#     XNNPACK) from the installed files, judged by their installed expected.txt and profile.toml.
 # CMAKE and CTEST name the tools (default: on PATH); ELTWISE_KEEP_TEST_DIR=1 keeps the work
 # directory. Fails with the step and its log.
 set -euo pipefail
@@ -128,6 +128,19 @@ for backend in numpy $plugin; do
     --out "runs/adapter-$backend" >"adapter-$backend.log" 2>&1 ||
     fail "installed adapter $backend" "adapter-$backend.log"
   echo "install_test:   adapter $backend: $(tail -n 3 "adapter-$backend.log" | head -n 1)"
+  # It judged by the installed adapter's own profile.toml and expected.txt, recorded as applied.
+  /usr/bin/python3 - "$prefix" "$backend" "runs/adapter-$backend/results.jsonl" <<'PY' ||
+import glob, json, os, sys
+prefix, name, results = sys.argv[1:]
+folder = glob.glob(os.path.join(prefix, "share", "*", "adapters", name))[0]
+own = {role: os.path.join(folder, f) for role, f in (("profile", "profile.toml"),
+       ("expected", "expected.txt")) if os.path.exists(os.path.join(folder, f))}
+run = json.loads(open(results).readline())["run"]
+applied = {f["role"]: f["path"] for f in run.get("applied_files", []) if f["from"] == "adapter"}
+if not own or applied != own:
+    sys.exit(f"{name}: applied {applied}, the installed adapter's own files are {own}")
+PY
+    fail "installed adapter $backend: its own files not applied" "runs/adapter-$backend/results.jsonl"
 done
 [ -n "$plugin" ] || echo "install_test:   no plugin adapter (neither libdnnl nor libxnnpack found at build time)"
 step "ok"

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "profiles/profile_listing.hpp"
 
 namespace {
 
@@ -167,6 +168,49 @@ TEST(Profile, ConditionOnEmulator) {
               std::string::npos);
 }
 
+// The layout of openvino/cpu_plugin_profile.toml lines 18-34 before issue 44: `arch` stands under
+// the comment that introduces f64-in-f32, yet TOML gives it to bf16-results-toward-zero above.
+const char* kKeyUnderTheNextEntrysComment = R"(ops = ["openvino.*", "onnx.*"]
+
+# bf16 on CPUs without AVX512-BF16: f32 results truncated into bf16 (openvino-23).
+[[declare]]
+name = "bf16-results-toward-zero"
+finding = "docs/findings/openvino-23.md"
+behaviours = ["results_rounded_toward_zero", "division_by_f32_reciprocal"]
+dtypes = ["bf16"]
+cpu_lacks = ["avx512_bf16"]
+
+# f64 computed in f32 through saturating conversions, division by a reciprocal there
+# (openvino-4, -5; openvino-onnx-1, -4); f32 division by a reciprocal too.
+arch = "x86_64"
+
+[[declare]]
+name = "f64-in-f32"
+finding = "docs/findings/openvino-4.md"
+behaviours = ["computed_in_f32", "infinities_clamped", "division_by_reciprocal"]
+dtypes = ["f64"]
+)";
+
+TEST(Profile, AKeyCutOffFromItsEntryIsAnError) {
+    // The old layout: the error names the key's line and the entry TOML gives it to.
+    EXPECT_NE(error_of(kKeyUnderTheNextEntrysComment)
+                  .find("p.toml:13: 'arch' is cut off from the keys of entry "
+                        "'bf16-results-toward-zero' (line 4) by a comment or blank line"),
+              std::string::npos);
+    // A blank line alone cuts it off too, and a comment between two keys.
+    const std::string head = entry("status = \"CRASHED\"\nops = [\"onnx.*\"]\n");
+    EXPECT_NE(error_of(head + "\narch = \"x86_64\"\n").find("p.toml:7: 'arch' is cut off"),
+              std::string::npos);
+    EXPECT_NE(error_of(head + "# x86 only\narch = \"x86_64\"\n").find("p.toml:7: 'arch'"),
+              std::string::npos);
+    // Keys together under their header read as they bind: comments above the header, and a
+    // multi-line array, are fine.
+    EXPECT_EQ(error_of("# an entry\n" + head + "arch = \"x86_64\"\n"), "");
+    EXPECT_EQ(error_of(entry("behaviours = [\n  \"subnormal_results_flushed\",\n  # why\n]\n"
+                             "ops = [\"onnx.*\"]\n\n# the next entry\n")),
+              "");
+}
+
 TEST(Profile, BadProfilesNameTheProblemAndTheLine) {
     EXPECT_NE(error_of("[[declare]\n").find("p.toml:1"), std::string::npos);
     EXPECT_NE(error_of(entry("behaviours = [\"subnormals_gone\"]\nops = [\"onnx.Mul-14\"]\n"))
@@ -201,6 +245,77 @@ TEST(Profile, BadProfilesNameTheProblemAndTheLine) {
                   .find("unknown element type 'f17'"),
               std::string::npos);
     EXPECT_NE(error_of("title = 1\n").find("unknown key 'title'"), std::string::npos);
+}
+
+// What `eltwise-validate profile` prints, written by hand from the op table (docs/SEMANTICS.md):
+// onnx.Mul-1, -6 and -7 have no bf16, -13 and -14 have; trunc_for_floor changes integer division
+// only, so it covers nothing of Multiply-1 and only i32 of Divide-1 among i32 and f32.
+TEST(ProfileListing, PrintsEachEntryAsTheJudgeReadsIt) {
+    const profiles::Profile p = profiles::parse_profile(R"(include = ["shared.toml"]
+[[declare]]
+name = "bf16-flushed"
+finding = "docs/findings/x-1.md"
+behaviours = ["subnormal_results_flushed"]
+ops = ["onnx.Mul-*"]
+dtypes = ["bf16"]
+
+[[declare]]
+name = "floors-truncate"
+finding = "docs/findings/x-2.md"
+behaviours = ["trunc_for_floor"]
+ops = ["openvino.*"]
+dtypes = ["i32", "f32"]
+cpu_has = ["avx512_bf16"]
+cpu_lacks = ["avx512_fp16"]
+
+[[declare]]
+name = "pdpd-crash"
+finding = "docs/findings/x-3.md"
+status = "CRASHED"
+when = "int_min_by_minus_one"
+ops = ["openvino.Divide-1"]
+dtypes = ["i64", "i32"]
+broadcast = ["pdpd"]
+graph_forms = ["const-ab"]
+arch = "x86_64"
+)",
+                                                        "dir/p.toml");
+    EXPECT_EQ(profiles::profile_listing(p), R"(profile dir/p.toml
+includes dir/shared.toml
+3 entries
+
+bf16-flushed  (dir/p.toml:2)
+  finding     docs/findings/x-1.md
+  ops         onnx.Mul-*
+  scope       onnx.Mul-1: none
+  scope       onnx.Mul-6: none
+  scope       onnx.Mul-7: none
+  scope       onnx.Mul-13: bf16
+  scope       onnx.Mul-14: bf16
+  broadcast   any
+  graph forms any
+  condition   every platform
+  behaviours  subnormal_results_flushed
+
+floors-truncate  (dir/p.toml:9)
+  finding     docs/findings/x-2.md
+  ops         openvino.*
+  scope       openvino.Multiply-1: none
+  scope       openvino.Divide-1: i32
+  broadcast   any
+  graph forms any
+  condition   cpu has avx512_bf16, cpu lacks avx512_fp16
+  behaviours  trunc_for_floor
+
+pdpd-crash  (dir/p.toml:18)
+  finding     docs/findings/x-3.md
+  ops         openvino.Divide-1
+  scope       openvino.Divide-1: i32, i64
+  broadcast   pdpd
+  graph forms const-ab
+  condition   arch x86_64
+  status      CRASHED when int_min_by_minus_one
+)");
 }
 
 }  // namespace

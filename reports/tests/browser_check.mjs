@@ -1,5 +1,6 @@
 // Opens a report.html in headless Debian Chromium and prints, as one JSON object, what a reader
-// would see: each backend's matrix, the scoreboard, the failures of a clicked cell, a search,
+// would see: each backend's matrix, the scoreboard, the failures of a clicked cell, a search, the
+// failures listed under each kind of deviation (new, declared, accepted),
 // every network request the page attempted, console errors, and screenshots of the three views.
 // It only observes; the test harness compares the output with the truth.
 //
@@ -127,6 +128,29 @@ async function screenshot(page, tab, name, out) {
   out.screenshots.push(file);
 }
 
+// Per backend, the failures view under each kind of the kind filter (new, declared, accepted):
+// the total the option shows, how many listed cases match, and the kinds of those shown.
+async function readKinds(page, backends, out) {
+  await page.click('#tab-failures');
+  // Neither the clicked cell's filter nor the search typed before narrows what follows.
+  await page.$eval('#search', (e) => { e.value = ''; e.dispatchEvent(new Event('input')); });
+  if (await page.$eval('#filter-indicator', (e) => !e.hidden)) await page.click('#clear-filter');
+  for (const [index, b] of backends.entries()) {
+    await page.select('#backend', String(index));
+    const kinds = {};
+    for (const kind of ['new', 'declared', 'accepted']) {
+      await page.select('#kind', kind);
+      kinds[kind] = await page.evaluate((k) => ({
+        total: Number(document.querySelector(`#kind option[value="${k}"]`).dataset.total),
+        matching: Number(document.getElementById('failures-count').dataset.matching),
+        shown: [...new Set([...document.querySelectorAll('#failures .failure')].map((f) => f.dataset.kind))],
+      }), kind);
+    }
+    await page.select('#kind', '');
+    out.kinds[b.label] = kinds;
+  }
+}
+
 async function observe(page, out) {
   await watchPage(page, out);
   await page.goto(reportUrl, { waitUntil: 'load', timeout: TIMEOUT_MS });
@@ -144,13 +168,14 @@ async function observe(page, out) {
   // The matrix of the backend whose cell was clicked: it shows failing cells.
   await screenshot(page, '#tab-matrix', 'matrix.png', out);
   await screenshot(page, '#tab-scoreboard', 'scoreboard.png', out);
+  await readKinds(page, out.backends, out);
 }
 
 async function main() {
   fs.mkdirSync(shotDir, { recursive: true });
   const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'eltwise-chromium-'));
   const out = { backends: [], scoreboard_labels: [], disagreement_rows: 0, clicked: null, search: null,
-    requests: [], console_errors: [], screenshots: [] };
+    kinds: {}, requests: [], console_errors: [], screenshots: [] };
   let browser;
   try {
     browser = await puppeteer.launch(launchOptions(profileDir));

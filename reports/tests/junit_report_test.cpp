@@ -25,6 +25,36 @@ pugi::xml_node testcase_named(const pugi::xml_document& doc, const std::string& 
     return doc.select_node(("//testcase[@name='" + name + "']").c_str()).node();
 }
 
+// Issue 44: only new deviations fail; one the baseline accepts is skipped, its message naming the
+// baseline; a declared one passes.
+TEST(Junit, OnlyNewDeviationsFail) {
+    ScratchDir dir;
+    nlohmann::json accepted = case_line("a", "onnx.Mul-14", "u8", "FAILED");
+    accepted["baseline"] = "accepted";
+    accepted["message"] = "integer_saturation:3";
+    nlohmann::json accepted_crash = case_line("ac", "onnx.Mul-14", "u8", "CRASHED");
+    accepted_crash["baseline"] = "accepted";
+    nlohmann::json fresh = case_line("n", "onnx.Mul-14", "u8", "FAILED");
+    fresh["baseline"] = "new";
+    const auto doc = parsed(junit_xml(collect_report(
+        {write_results(dir, "r.jsonl",
+                       {run_line("x", "1"), accepted, accepted_crash, fresh,
+                        case_line("d", "onnx.Mul-14", "u8", "DEVIATES_AS_DECLARED")})})));
+    const pugi::xml_node suite = doc.child("testsuites").child("testsuite");
+    EXPECT_EQ(suite.attribute("tests").as_int(), 4);
+    EXPECT_EQ(suite.attribute("failures").as_int(), 1);
+    EXPECT_EQ(suite.attribute("errors").as_int(), 0);
+    EXPECT_EQ(suite.attribute("skipped").as_int(), 2);
+    EXPECT_TRUE(testcase_named(doc, "n").child("failure"));
+    const pugi::xml_node skipped = testcase_named(doc, "a").child("skipped");
+    ASSERT_TRUE(skipped);
+    EXPECT_STREQ(skipped.attribute("message").value(),
+                 "accepted by the baseline (--expected): FAILED: integer_saturation:3");
+    EXPECT_TRUE(testcase_named(doc, "ac").child("skipped"));
+    EXPECT_FALSE(testcase_named(doc, "d").child("failure"));
+    EXPECT_FALSE(testcase_named(doc, "d").child("skipped"));
+}
+
 TEST(Junit, StatusesMapToFailureErrorAndSkipped) {
     ScratchDir dir;
     nlohmann::json failed = case_line("f", "onnx.Div-14", "i32", "FAILED");

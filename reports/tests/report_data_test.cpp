@@ -44,6 +44,42 @@ TEST(ReportData, CountsPerCellAndStatus) {
     EXPECT_TRUE(data.disagreements.empty());
 }
 
+// Issue 44: the three kinds of deviation a reader tells apart, from the case lines' statuses and
+// their "baseline" key (a line of an older run has none: its deviation counts as new).
+TEST(ReportData, SeparatesNewDeclaredAndAcceptedDeviations) {
+    ScratchDir dir;
+    nlohmann::json accepted = case_line("r:2", "onnx.Mul-14", "u8", "FAILED");
+    accepted["baseline"] = "accepted";
+    nlohmann::json fresh = case_line("r:3", "onnx.Mul-14", "u8", "CRASHED");
+    fresh["baseline"] = "new";
+    nlohmann::json passes = case_line("r:5", "onnx.Mul-14", "u8", "PASSED");
+    passes["baseline"] = "now_passes";
+    const std::string file =
+        write_results(dir, "r.jsonl",
+                      {run_line("x", "1"), accepted, fresh, passes,
+                       case_line("r:4", "onnx.Mul-14", "u8", "DEVIATES_AS_DECLARED"),
+                       case_line("r:6", "onnx.Mul-14", "u8", "FAILED")});  // older line: no key
+    const ReportData data = collect_report({file});
+    const BackendReport& b = data.backends.at(0);
+    EXPECT_EQ(b.failures_total, 3);  // the deviations: r:2, r:3, r:6
+    EXPECT_EQ(b.accepted_total, 1);
+    EXPECT_EQ(b.declared_total, 1);
+    ASSERT_EQ(b.failures.size(), 4u);  // listed: the three deviations and the declared case
+    EXPECT_EQ(b.failures[0].baseline, results::Baseline::accepted);
+    EXPECT_EQ(b.failures[1].baseline, results::Baseline::new_);
+    EXPECT_EQ(b.failures[2].id, "r:4");
+    EXPECT_EQ(b.failures[3].baseline, results::Baseline::none);
+    const nlohmann::json summary = summary_json(data)["backends"][0];
+    EXPECT_EQ(summary["new_total"], 2);
+    EXPECT_EQ(summary["accepted_total"], 1);
+    EXPECT_EQ(summary["declared_total"], 1);
+    EXPECT_EQ(summary["failures"][0]["baseline"], "accepted");
+    nlohmann::json bad = case_line("r:7", "onnx.Mul-14", "u8", "FAILED");
+    bad["baseline"] = "maybe";
+    EXPECT_THROW(collect_report({write_results(dir, "bad.jsonl", {run_line("x", "1"), bad})}),
+                 core::Error);
+}
+
 TEST(ReportData, WorstStatusOrdersCrashesBeforeFailuresBeforePasses) {
     Counts c{};
     EXPECT_EQ(worst_status(c), Status::passed);
