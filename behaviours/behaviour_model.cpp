@@ -44,6 +44,7 @@ constexpr NamedFlag kFlags[] = {
     {"division_by_f32_reciprocal", &Model::division_by_f32_reciprocal},
     {"reciprocal_rounded_toward_zero", &Model::reciprocal_rounded_toward_zero},
     {"reciprocal_rounded_away_from_zero", &Model::reciprocal_rounded_away_from_zero},
+    {"reciprocal_only_for_one_element_divisor", &Model::reciprocal_only_for_one_element_divisor},
     {"floor_for_trunc", &Model::floor_for_trunc},
     {"trunc_for_floor", &Model::trunc_for_floor},
     {"results_rounded_toward_zero", &Model::results_rounded_toward_zero},
@@ -150,8 +151,8 @@ T ties_away(float f) {
     // Past the largest finite value the next ordinal is inf, whose "distance" is the rounding
     // boundary of IEEE's overflow rule: half a unit above the largest finite value.
     const double unit = std::ldexp(1.0, std::ilogb(Float<T>::wide(t)) - Float<T>::kMantissa);
-    const double above = magnitude(away) == kInf<T> ? unit - below
-                                                    : std::fabs(Float<T>::wide(away) - f);
+    const double above =
+        magnitude(away) == kInf<T> ? unit - below : std::fabs(Float<T>::wide(away) - f);
     return below >= above ? away : t;
 }
 
@@ -553,8 +554,7 @@ bool affects(const Model& m, core::ElementType type, bool multiply) {
     return m.integer_results_saturated || m.integers_computed_in_f32 ||
            m.integers_through_f32_and_i32 || m.integers_through_f32_clamped_to_i32 ||
            (m.products_through_i16_saturated && multiply && core::byte_size(type) == 1) ||
-           (m.integer_multiplication_via_f32 && multiply) ||
-           (m.computed_in_i32 && wide_int) ||
+           (m.integer_multiplication_via_f32 && multiply) || (m.computed_in_i32 && wide_int) ||
            (!multiply && (m.integer_division_via_f32 || m.floor_for_trunc || m.trunc_for_floor));
 }
 
@@ -582,8 +582,11 @@ core::PreparedCall modelled_call(const Model& m, const core::OpVersion& op,
     return call;
 }
 
-core::Tensor model_output(const Model& m, const core::PreparedCall& call, const core::Tensor& a,
+core::Tensor model_output(const Model& model, const core::PreparedCall& call, const core::Tensor& a,
                           const core::Tensor& b, std::string_view graph_form) {
+    Model m = model;
+    if (m.reciprocal_only_for_one_element_divisor && core::element_count(b.shape) != 1)
+        m.division_by_reciprocal = m.division_by_f32_reciprocal = false;
     const bool multiply = call.op->arithmetic == core::Arithmetic::multiply;
     const Constants constants{graph_form == "const-a" || graph_form == "const-ab",
                               graph_form == "const-b" || graph_form == "const-ab"};

@@ -66,6 +66,9 @@ struct Model {
     // nearest in magnitude where 1/B is inexact, as an estimate refined by Newton steps may end
     // (OpenVINO's ARM kernels, for some divisors).
     bool reciprocal_rounded_away_from_zero = false;
+    // The reciprocal behaviours only where B has one element (a divisor broadcast to every
+    // element, which a kernel inverts once); other calls divide exactly (executorch-4).
+    bool reciprocal_only_for_one_element_divisor = false;
     bool floor_for_trunc = false;
     bool trunc_for_floor = false;
     // results
@@ -73,7 +76,7 @@ struct Model {
     // f16/bf16: the f32 result rounded to nearest with ties away from zero (a conversion that
     // adds half a unit to the bits and truncates, as ncnn's bf16 storage does).
     bool results_rounded_ties_away = false;
-    bool integer_results_saturated = false;    // overflow clamps instead of wrapping
+    bool integer_results_saturated = false;  // overflow clamps instead of wrapping
     // 8-bit products computed in i16 (wrapping) and then saturated into the type: u8 products
     // above 32767 wrap negative and become 0 (OpenVINO's AVX2 kernels).
     bool products_through_i16_saturated = false;

@@ -172,6 +172,23 @@ TEST(Behaviours, DivisionByReciprocal) {
     EXPECT_TRUE(std::isnan(f32(out[1])));
 }
 
+TEST(Behaviours, ReciprocalOnlyForAOneElementDivisor) {
+    // executorch-4: 0.06302505 / -2.9253897e-37 is -2.1544156e35 (0xfa25f85b) exactly rounded;
+    // times the f32 reciprocal -3.418348e36 (0xfc249664) it is -2.1544154e35 (0xfa25f85a). With
+    // B of one element the modifier keeps the reciprocal; with B of two it divides exactly.
+    const auto m = model({"division_by_reciprocal", "reciprocal_only_for_one_element_divisor"});
+    const core::OpVersion& div = *core::find_op_version("onnx.Div-14");
+    const float x = 0.06302505f, y = -2.9253897e-37f;
+    const auto output = [&](std::vector<float> b) {
+        const core::Tensor ta = core::make_tensor<ElementType::f32>({2}, {x, x}),
+                           tb = core::make_tensor<ElementType::f32>(
+                               {static_cast<std::int64_t>(b.size())}, b);
+        return f32_bits(behaviours::model_output(m, core::prepare_call(div, {}, ta, tb), ta, tb));
+    };
+    EXPECT_EQ(output({y}), (std::vector<std::uint32_t>{0xfa25f85au, 0xfa25f85au}));
+    EXPECT_EQ(output({y, y}), (std::vector<std::uint32_t>{0xfa25f85bu, 0xfa25f85bu}));
+}
+
 TEST(Behaviours, Bf16ReciprocalFoldedTowardZero) {
     // openvino-18's const-b cases: 1/24.25 = 0.041237... is 0x3d28 toward zero (nearest 0x3d29);
     // 1.841682e13 (0x5586) times it is 0x5330 to nearest, where the exact quotient is 0x5331.
