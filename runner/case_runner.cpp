@@ -15,6 +15,7 @@
 #include "core/graph_form.hpp"
 #include "platform/host_platform.hpp"
 #include "reports/report_data.hpp"
+#include "results/repro_file_names.hpp"
 #include "runner/adapter_files.hpp"
 #include "runner/backend_choice.hpp"
 #include "runner/platform_choice.hpp"
@@ -148,7 +149,25 @@ std::optional<ShrinkOutcome> CaseRunner::shrink(const case_sources::PlannedCase&
     return m;
 }
 
-// The repro files of a deviation: of its minimal case when it was shrunk.
+namespace {
+
+std::int64_t repro_elements(const core::CaseRecord& data, const CaseResult& result) {
+    return std::max(
+        {data.a.size(), data.b.size(), result.expected.value.size(), result.actual.size()});
+}
+
+// A call re-run without undefined elements: the repro is the re-run call.
+std::vector<std::string> save_call(const std::string& dir, const core::OpVersion& op,
+                                   const core::CaseRecord& data, const CaseResult& result) {
+    core::CaseRecord defined = data;
+    if (result.defined_b) defined.b = *result.defined_b;
+    return save_repro(dir, op, defined, result);
+}
+
+}  // namespace
+
+// The repro files of a deviation: of its minimal case when it was shrunk, and then of the case
+// itself too (in `original/`) when it is small enough.
 std::vector<std::string> CaseRunner::save(const case_sources::PlannedCase& c,
                                           const core::CaseRecord& data, CaseResult& result,
                                           const std::optional<ShrinkOutcome>& minimal) {
@@ -156,20 +175,20 @@ std::vector<std::string> CaseRunner::save(const case_sources::PlannedCase& c,
     const core::CaseRecord& shown = minimal ? minimal->data : data;
     const CaseResult& shown_result = minimal ? minimal->result : result;
     try {
-        const std::int64_t elements =
-            std::max({shown.a.size(), shown.b.size(), shown_result.expected.value.size(),
-                      shown_result.actual.size()});
+        const std::int64_t elements = repro_elements(shown, shown_result);
         if (elements > kReproElementLimit) {
             result.verdict.message += " | repro files not saved: " + std::to_string(elements) +
                                       " elements; `run --case` replays it";
             return {};
         }
-        // A call re-run without undefined elements: the repro is the re-run call.
-        core::CaseRecord defined = shown;
-        if (shown_result.defined_b) defined.b = *shown_result.defined_b;
-        const std::filesystem::path out = std::filesystem::absolute(options.out);
-        return save_repro((out.lexically_normal() / repro_dir_name(id)).string(), *c.op, defined,
-                          shown_result);
+        const std::filesystem::path dir =
+            std::filesystem::absolute(options.out).lexically_normal() / repro_dir_name(id);
+        std::vector<std::string> files = save_call(dir.string(), *c.op, shown, shown_result);
+        if (minimal && repro_elements(data, result) <= kReproElementLimit)
+            for (std::string& f :
+                 save_call((dir / results::kReproOriginal).string(), *c.op, data, result))
+                files.push_back(std::move(f));
+        return files;
     } catch (const std::exception& e) {
         result.verdict.message += std::string(" | repro files not saved: ") + e.what();
         return {};

@@ -247,7 +247,8 @@ class PlantedBugs(Harness):
             self.assertEqual(int(m["expected"]), (a * b) % 256)
             self.assertEqual(int(m["actual"]), min(a * b, 255))
         # the saved ONNX node-test directory reproduces the failure through the onnx source
-        onnx_dirs = [f for f in c["files"] if f.endswith("/onnx")]
+        # (the minimal case's; the case's own files are kept in original/ beside them)
+        onnx_dirs = [f for f in c["files"] if f.endswith("/onnx") and "/original/" not in f]
         self.assertEqual(len(onnx_dirs), 1)
         proc, out2 = run(["--backend-cmd", cmd, "--cases", "onnx", "--onnx-dir", onnx_dirs[0],
                           "--source", "onnx"])
@@ -488,10 +489,15 @@ class ShrinkingAndReplay(Harness):
         self.assertEqual(replayed["status"], "CRASHED")
         self.assertEqual(replayed["shapes"], [[1], [1]])
         self.assertNotIn("minimal", replayed)
-        [a_file] = [f for f in c["files"] if f.endswith("/a.npy")]
-        [b_file] = [f for f in c["files"] if f.endswith("/b.npy")]
+        [a_file] = [f for f in c["files"] if f.endswith("/a.npy") and "/original/" not in f]
+        [b_file] = [f for f in c["files"] if f.endswith("/b.npy") and "/original/" not in f]
         self.assertEqual(int(numpy.load(a_file)[0]), -2**63)
         self.assertEqual(int(numpy.load(b_file)[0]), -1)
+        # the case's own inputs are kept beside the minimal case's (for triage)
+        [a_case] = [f for f in c["files"] if f.endswith("/original/a.npy")]
+        [b_case] = [f for f in c["files"] if f.endswith("/original/b.npy")]
+        self.assertEqual([list(numpy.load(a_case).shape), list(numpy.load(b_case).shape)],
+                         c["shapes"])
 
     def replay_line(self, c, expect_exit=1):
         """Runs the case's printed replay line as a user would; returns its one case line."""
