@@ -287,9 +287,11 @@ std::string draft_toml(const Draft& d) {
 }
 
 std::string triage_summary(const Draft& d) {
-    std::int64_t explained = 0;
+    // Distinct cases: one case may be explained by entries of two scopes.
+    std::set<std::string> ids;
     for (const DraftEntry& e : d.entries)
-        explained += static_cast<std::int64_t>(e.cases.size());
+        ids.insert(e.cases.begin(), e.cases.end());
+    const auto explained = static_cast<std::int64_t>(ids.size());
     std::ostringstream out;
     out << "triage: " << d.deviations << " deviating case" << (d.deviations == 1 ? "" : "s") << ": "
         << explained << " explained by " << d.entries.size() << " drafted entr"

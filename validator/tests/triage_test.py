@@ -9,6 +9,7 @@ and to nothing else; the same run with the draft as its profile has no finding.
 """
 import json
 import os
+import re
 import subprocess
 import tempfile
 import tomllib
@@ -85,6 +86,10 @@ class PlantedLibrary(Harness):
             self.assertEqual(f.read(), text)
         self.assertIn("explained by 2 drafted entries, 0 unexplained, 0 not triaged",
                       proc3.stdout)
+        # every deviating case explained, each counted once
+        deviating, explained = re.search(r"(\d+) deviating cases?: (\d+) explained",
+                                         proc3.stdout).groups()
+        self.assertEqual(deviating, explained, proc3.stdout)
 
 
 class Inputs(Harness):
