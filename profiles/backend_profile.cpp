@@ -24,9 +24,10 @@ constexpr std::array<std::pair<std::string_view, core::BroadcastRule>, 4> kRules
     {"pdpd", core::BroadcastRule::pdpd},
     {"onnx_legacy", core::BroadcastRule::onnx_legacy},
 }};
-constexpr std::array<std::pair<std::string_view, InputsWhen>, 6> kWhen{{
+constexpr std::array<std::pair<std::string_view, InputsWhen>, 7> kWhen{{
     {"any", InputsWhen::any},
     {"traps_in_i32", InputsWhen::traps_in_i32},
+    {"int32_min_by_minus_one", InputsWhen::int32_min_by_minus_one},
     {"shape_only", InputsWhen::shape_only},
     {"empty_output", InputsWhen::empty_output},
     {"int_min_by_minus_one", InputsWhen::int_min_by_minus_one},
@@ -166,7 +167,7 @@ void read_outcome(Entry& e, const std::string& source, const toml::table& t) {
         if (!when)
             fail(source, *w,
                  "unknown 'when' (any, int_min_by_minus_one, zero_divisor, empty_output, "
-                 "traps_in_i32, shape_only)");
+                 "traps_in_i32, int32_min_by_minus_one, shape_only)");
         e.when = *when;
     }
 }
@@ -369,12 +370,14 @@ bool inputs_match(InputsWhen when, const core::PreparedCall& call, const core::T
             }
             core::for_each_offset(call.plan, [&](std::int64_t, std::int64_t ia, std::int64_t ib) {
                 const T xa = x[static_cast<std::size_t>(ia)], yb = y[static_cast<std::size_t>(ib)];
-                if (when == InputsWhen::traps_in_i32) {
+                if (when == InputsWhen::traps_in_i32 ||
+                    when == InputsWhen::int32_min_by_minus_one) {
                     if constexpr (sizeof(T) >= 4) {
                         const auto lx = static_cast<std::uint32_t>(xa);
                         const auto ly = static_cast<std::uint32_t>(yb);
+                        const bool by_zero = when == InputsWhen::traps_in_i32 && ly == 0;
                         found = found ||
-                                (yb != 0 && (ly == 0 || (lx == 0x80000000u && ly == 0xffffffffu)));
+                                (yb != 0 && (by_zero || (lx == 0x80000000u && ly == 0xffffffffu)));
                     }
                 } else if constexpr (std::is_signed_v<T>) {
                     found = found || (xa == std::numeric_limits<T>::min() && yb == T(-1));

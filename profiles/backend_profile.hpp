@@ -42,11 +42,12 @@ struct Condition {
 // What a status-level entry needs of the inputs.
 enum class InputsWhen {
     any,
-    int_min_by_minus_one,  // some element divides the type's minimum by -1
-    zero_divisor,          // some element of B is an integer 0 (also when the output is empty)
-    empty_output,          // the output has no elements
-    traps_in_i32,          // 32/64-bit integers whose low 32 bits divide INT32_MIN by -1 or by 0
-    shape_only,            // (status FAILED only) the output's shape is wrong, nothing else
+    int_min_by_minus_one,    // some element divides the type's minimum by -1
+    zero_divisor,            // some element of B is an integer 0 (also when the output is empty)
+    empty_output,            // the output has no elements
+    traps_in_i32,            // 32/64-bit integers whose low 32 bits divide INT32_MIN by -1 or by 0
+    int32_min_by_minus_one,  // 32/64-bit integers whose low 32 bits divide INT32_MIN by -1
+    shape_only,              // (status FAILED only) the output's shape is wrong, nothing else
 };
 
 struct Entry {

@@ -48,6 +48,8 @@ std::string when_text(InputsWhen w) {
             return "empty_output";
         case InputsWhen::traps_in_i32:
             return "traps_in_i32";
+        case InputsWhen::int32_min_by_minus_one:
+            return "int32_min_by_minus_one";
         case InputsWhen::shape_only:
             return "shape_only";
     }

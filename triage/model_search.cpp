@@ -120,7 +120,8 @@ std::vector<profiles::InputsWhen> holding_predicates(const SavedCall& c) {
     try {
         const core::PreparedCall call =
             core::prepare_call(*c.data.op, c.data.attributes, c.data.a, c.data.b);
-        for (W w : {W::int_min_by_minus_one, W::traps_in_i32, W::zero_divisor, W::empty_output})
+        for (W w : {W::int_min_by_minus_one, W::int32_min_by_minus_one, W::traps_in_i32,
+                    W::zero_divisor, W::empty_output})
             if (c.data.valid && profiles::inputs_match(w, call, c.data.a, c.data.b))
                 out.push_back(w);
     } catch (const core::Error&) {

@@ -57,8 +57,9 @@ struct Explanations {
 Explanations fewest_explanations(const CallJudge& judge);
 
 // The input predicates of a status entry (profiles::InputsWhen) that hold for the call, the
-// most specific first: int_min_by_minus_one, traps_in_i32, zero_divisor, empty_output; then
-// `any`, which always holds. shape_only is for FAILED cases, decided by their categories.
+// most specific first: int_min_by_minus_one, int32_min_by_minus_one, traps_in_i32,
+// zero_divisor, empty_output; then `any`, which always holds. shape_only is for FAILED cases,
+// decided by their categories.
 std::vector<profiles::InputsWhen> holding_predicates(const SavedCall& call);
 
 }  // namespace triage

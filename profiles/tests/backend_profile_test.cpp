@@ -2,11 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <string>
 
 #include "core/error.hpp"
+#include "core/op_table.hpp"
 #include "profiles/profile_listing.hpp"
 
 namespace {
@@ -209,6 +211,26 @@ TEST(Profile, AKeyCutOffFromItsEntryIsAnError) {
     EXPECT_EQ(error_of(entry("behaviours = [\n  \"subnormal_results_flushed\",\n  # why\n]\n"
                              "ops = [\"onnx.*\"]\n\n# the next entry\n")),
               "");
+}
+
+TEST(Profile, Int32MinByMinusOneLooksAtTheLow32BitsAndNotAtZeros) {
+    // openvino-14: i64 operands narrowed to i32; 0x1'80000000 / -1 is INT32_MIN / -1 there,
+    // 2^32 is a zero divisor there (traps_in_i32 only), INT64_MIN / -1 is 0 / -1 there.
+    const core::OpVersion& div = *core::find_op_version("onnx.Div-14");
+    const auto holds = [&](profiles::InputsWhen w, std::int64_t x, std::int64_t y) {
+        const core::Tensor a = core::make_tensor<core::ElementType::i64>({1}, {x}),
+                           b = core::make_tensor<core::ElementType::i64>({1}, {y});
+        return profiles::inputs_match(w, core::prepare_call(div, {}, a, b), a, b);
+    };
+    using W = profiles::InputsWhen;
+    const std::int64_t low_min = 0x180000000, two32 = 0x100000000, min64 = INT64_MIN;
+    EXPECT_TRUE(holds(W::int32_min_by_minus_one, low_min, -1));
+    EXPECT_TRUE(holds(W::traps_in_i32, low_min, -1));
+    EXPECT_FALSE(holds(W::int32_min_by_minus_one, 5, two32));
+    EXPECT_TRUE(holds(W::traps_in_i32, 5, two32));
+    EXPECT_FALSE(holds(W::int32_min_by_minus_one, min64, -1));
+    EXPECT_TRUE(holds(W::int_min_by_minus_one, min64, -1));
+    EXPECT_FALSE(holds(W::int32_min_by_minus_one, 7, 0));  // x / 0 is undefined, not this
 }
 
 TEST(Profile, BadProfilesNameTheProblemAndTheLine) {

@@ -188,7 +188,7 @@ class ProfileCommand(Harness):
         f64 = self.entry(out, "f64-in-f32")
         self.assertIn("  condition   every platform", f64)
         crash = self.entry(out, "pdpd-int-min-by-minus-one-crashes")
-        self.assertIn("  status      CRASHED when traps_in_i32", crash)
+        self.assertIn("  status      CRASHED when int32_min_by_minus_one", crash)
         self.assertIn("  broadcast   pdpd", crash)
 
     def test_rejects_a_key_cut_off_from_its_entry(self):
