@@ -333,16 +333,22 @@ CaseRunner make_case_runner(const RunOptions& o, std::size_t planned) {
     return r;
 }
 
-// Runs the cases, appending their lines; a progress line on a terminal.
+// Runs the cases, appending their lines; a progress line rewritten in place on a terminal, else
+// one line every --progress-seconds (a run in the background is not silent until its end).
 void run_all(CaseRunner& runner, const std::vector<const case_sources::PlannedCase*>& todo) {
     const bool terminal = ::isatty(2);
+    const std::chrono::duration<double> every =
+        terminal ? std::chrono::duration<double>(0.2)
+                 : std::chrono::duration<double>(runner.options.progress_seconds);
     auto last = std::chrono::steady_clock::now();
     for (const case_sources::PlannedCase* c : todo) {
         runner.run(*c);
-        if (terminal && std::chrono::steady_clock::now() - last > std::chrono::milliseconds(200)) {
+        if (std::chrono::steady_clock::now() - last < every) continue;
+        if (terminal)
             std::cerr << "\r" << runner.summary.progress_line() << "\x1b[K" << std::flush;
-            last = std::chrono::steady_clock::now();
-        }
+        else
+            std::cerr << "progress " << runner.summary.progress_line() << std::endl;
+        last = std::chrono::steady_clock::now();
     }
     if (terminal) std::cerr << "\r" << runner.summary.progress_line() << "\x1b[K\n";
 }

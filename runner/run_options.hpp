@@ -19,6 +19,8 @@ struct RunOptions : results::RecordedOptions {
     bool timeout_given = false;         // --timeout was on the command line
     bool shrink_budget_given = false;   // --shrink-budget was
     bool shrink_seconds_given = false;  // --shrink-seconds was
+    // Off a terminal (a run in the background, CI), a progress line on stderr this often.
+    double progress_seconds = 10;
     // The profile and the expectations are the adapter's own, not named by an option
     // (runner/adapter_files.hpp).
     bool profile_from_adapter = false, expected_from_adapter = false;

@@ -63,6 +63,11 @@ void add_run_options(CLI::App& run, runner::RunOptions& o) {
     run.add_option("--shrink-budget", o.shrink_budget, "Backend calls spent shrinking a failure")
         ->capture_default_str()
         ->check(CLI::NonNegativeNumber);
+    run.add_option("--progress-seconds", o.progress_seconds,
+                   "Off a terminal, a progress line on stderr this often (on a terminal the "
+                   "line is rewritten in place)")
+        ->capture_default_str()
+        ->check(CLI::NonNegativeNumber);
     run.add_option("--shrink-seconds", o.shrink_seconds,
                    "Wall time spent shrinking a failure, in seconds (each try of a crash "
                    "restarts the backend)")

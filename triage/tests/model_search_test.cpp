@@ -85,7 +85,8 @@ TEST(StatusPredicates, MostSpecificFirst) {
     const auto int_min = saved<ElementType::i32>(
         "onnx.Div-14", {std::numeric_limits<std::int32_t>::min(), 7}, {-1, 0}, {0, 0});
     EXPECT_EQ(triage::holding_predicates(int_min),
-              (std::vector<W>{W::int_min_by_minus_one, W::traps_in_i32, W::zero_divisor, W::any}));
+              (std::vector<W>{W::int_min_by_minus_one, W::int32_min_by_minus_one, W::traps_in_i32,
+                              W::zero_divisor, W::any}));
     const auto zero = saved<ElementType::i8>("onnx.Div-14", {5, 7}, {1, 0}, {5, 0});
     EXPECT_EQ(triage::holding_predicates(zero), (std::vector<W>{W::zero_divisor, W::any}));
     const auto plain = saved<ElementType::u8>("onnx.Mul-14", {5}, {7}, {35});

@@ -81,6 +81,15 @@ class Conforming(Harness):
         # invalid cases pass by being rejected
         self.assertTrue(any(c["source"] == "invalid" and c["status"] == "PASSED" for c in cases))
 
+    def test_progress_lines_off_a_terminal(self):
+        # stderr is a pipe here: progress lines come every --progress-seconds, not only at a tty
+        proc, out = run(["--backend", "reference", "--cases", "spec", "--op", "onnx.Mul-14",
+                         "--progress-seconds", "0"])
+        self.assert_exit(proc, 0)
+        lines = [l for l in proc.stderr.splitlines() if l.startswith("progress [")]
+        self.assertEqual(len(lines), len(results(out)), proc.stderr[-2000:])
+        self.assertIn("PASSED", lines[-1])
+
     def test_optimized_plugin_through_host(self):
         proc, out = run(["--backend-cmd", "%s %s" % (HOST, OPTIMIZED_PLUGIN)])
         self.assert_exit(proc, 0)
