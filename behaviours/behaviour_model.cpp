@@ -149,10 +149,13 @@ T ties_away(float f) {
     const T away = Float<T>::from(static_cast<Bits<T>>(Float<T>::bits(t) + 1));
     const double below = std::fabs(f - Float<T>::wide(t));
     // Past the largest finite value the next ordinal is inf, whose "distance" is the rounding
-    // boundary of IEEE's overflow rule: half a unit above the largest finite value.
-    const double unit = std::ldexp(1.0, std::ilogb(Float<T>::wide(t)) - Float<T>::kMantissa);
+    // boundary of IEEE's overflow rule: half a unit above the largest finite value. (Only there:
+    // t may be 0, whose ilogb is FP_ILOGB0, and subtracting from it overflows.)
+    const auto unit = [&] {
+        return std::ldexp(1.0, std::ilogb(Float<T>::wide(t)) - Float<T>::kMantissa);
+    };
     const double above =
-        magnitude(away) == kInf<T> ? unit - below : std::fabs(Float<T>::wide(away) - f);
+        magnitude(away) == kInf<T> ? unit() - below : std::fabs(Float<T>::wide(away) - f);
     return below >= above ? away : t;
 }
 

@@ -172,6 +172,16 @@ TEST(Behaviours, DivisionByReciprocal) {
     EXPECT_TRUE(std::isnan(f32(out[1])));
 }
 
+TEST(Behaviours, TiesAwayOfAResultFarBelowTheSmallestSubnormal) {
+    // 2^-70 * 2^-70 = 2^-140 in f32: below bf16's smallest subnormal 2^-133, so the result
+    // truncates to +0 and lies far below the midpoint: +0. (Truncating to 0 once took ilogb(0) - 7:
+    // UB.)
+    const auto m = model({"results_rounded_ties_away"});
+    using B = core::BFloat16;
+    EXPECT_EQ(bits16(run<ElementType::bf16>(m, "onnx.Mul-14", {B{0x1c80}}, {B{0x1c80}})),
+              (std::vector<std::uint16_t>{0x0000}));
+}
+
 TEST(Behaviours, ReciprocalOnlyForAOneElementDivisor) {
     // executorch-4: 0.06302505 / -2.9253897e-37 is -2.1544156e35 (0xfa25f85b) exactly rounded;
     // times the f32 reciprocal -3.418348e36 (0xfc249664) it is -2.1544154e35 (0xfa25f85a). With
