@@ -14,6 +14,16 @@ namespace {
 
 using core::ElementType;
 
+// A case line of onnx.Mul-14 on f32 with this id and status.
+results::CaseLine mul14_f32_line(const std::string& id, results::Status status) {
+    results::CaseLine line;
+    line.id = id;
+    line.op = "onnx.Mul-14";
+    line.dtype = "f32";
+    line.verdict.status = status;
+    return line;
+}
+
 std::string temp_dir() {
     char name[] = "/tmp/eltwise-triage-test-XXXXXX";
     return ::mkdtemp(name);
@@ -80,12 +90,7 @@ TEST(TriageResults, ARunWithoutDeviationsDraftsNothing) {
     {
         results::ResultsFile f(dir + "/results.jsonl");
         f.append(results::RunLine{});
-        results::CaseLine passed;
-        passed.id = "spec:x";
-        passed.op = "onnx.Mul-14";
-        passed.dtype = "f32";
-        passed.verdict.status = results::Status::passed;
-        f.append(passed);
+        f.append(mul14_f32_line("spec:x", results::Status::passed));
     }
     const triage::Draft d = triage::triage_results(dir + "/results.jsonl");
     EXPECT_EQ(d.deviations, 0);
@@ -98,11 +103,8 @@ TEST(TriageResults, ALineWithoutReproFilesIsNotTriagedWithItsReason) {
     {
         results::ResultsFile f(dir + "/results.jsonl");
         f.append(results::RunLine{});
-        results::CaseLine failed;
-        failed.id = "random:onnx.Mul-14:f32:numpy:seed=1:n=9";
-        failed.op = "onnx.Mul-14";
-        failed.dtype = "f32";
-        failed.verdict.status = results::Status::failed;
+        results::CaseLine failed =
+            mul14_f32_line("random:onnx.Mul-14:f32:numpy:seed=1:n=9", results::Status::failed);
         failed.verdict.message = "repro files not saved: 2000000 elements";
         f.append(failed);
     }
