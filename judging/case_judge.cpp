@@ -178,21 +178,26 @@ void declare_status(results::Verdict& v, const PreparedCase& p, const JudgeSetti
     if (!settings.profile || !settings.platform) return;
     const core::CaseRecord& data = *p.data;
     const core::PreparedCall& call = p.call ? *p.call : p.rejected_scope;
+    std::vector<const std::string*> predicted;
     for (const profiles::Entry* e : active_entries(call, data, settings)) {
         if (!e->status) continue;
         const bool inputs = e->when == profiles::InputsWhen::any ||
                             (data.valid && profiles::inputs_match(e->when, call, data.a, data.b));
         if (!inputs) continue;
         // Only a `when` predicts the status: an entry for any inputs is never stale.
-        if (settings.exercised && e->when != profiles::InputsWhen::any &&
-            e->when != profiles::InputsWhen::shape_only)
-            settings.exercised->insert(e->name);
+        if (e->when != profiles::InputsWhen::any && e->when != profiles::InputsWhen::shape_only)
+            predicted.push_back(&e->name);
         if (v.status != *e->status || v.status == results::Status::deviates_as_declared) continue;
         v.status = results::Status::deviates_as_declared;
         v.declared[e->name] = 1;
         v.message = "declared " + std::string(results::name(*e->status)) + " (" + e->name + ", " +
                     e->finding + ") | " + v.message;
     }
+    // A call that another entry declares failed before the predicted one could happen (a
+    // refused shape never reaches the division that traps): no entry's prediction was tested.
+    if (!settings.exercised || v.status == results::Status::deviates_as_declared) return;
+    for (const std::string* name : predicted)
+        settings.exercised->insert(*name);
 }
 
 }  // namespace judging

@@ -100,6 +100,35 @@ TEST(CaseJudge, StatusEntryDeclaresTheStatusItNames) {
     EXPECT_EQ(judge(c, ok({0.25f}), settings).status, results::Status::failed);
 }
 
+// Issue 44: at seed 5, openvino's pdpd crash entry (when int32_min_by_minus_one) was reported
+// stale by a case whose shape the library refused first, as another entry declares: the
+// prediction was never tested there. An undeclared outcome still tests it.
+TEST(CaseJudge, PredictionPreemptedByAnotherDeclaredStatusIsNotStale) {
+    const profiles::Profile profile = profiles::parse_profile(
+        "[[declare]]\nname = \"trap\"\nfinding = \"f.md\"\nstatus = \"CRASHED\"\n"
+        "when = \"int_min_by_minus_one\"\nops = [\"onnx.Div-*\"]\n\n"
+        "[[declare]]\nname = \"refused\"\nfinding = \"f.md\"\nstatus = \"REJECTED_VALID\"\n"
+        "ops = [\"onnx.Div-*\"]\n",
+        "p.toml");
+    const platform::Platform host;
+    std::set<std::string> exercised;
+    const judging::JudgeSettings settings{{}, &profile, &host, &exercised};
+    core::CaseRecord c;
+    c.op = core::find_op_version("onnx.Div-14");
+    c.a = core::make_tensor<core::ElementType::i32>({2}, std::vector<std::int32_t>{INT32_MIN, 7});
+    c.b = core::make_tensor<core::ElementType::i32>({2}, std::vector<std::int32_t>{-1, 2});
+    backends::Result refused;
+    refused.outcome = backends::Outcome::rejected;
+    refused.reason = "shape";
+    EXPECT_EQ(judge(c, refused, settings).status, results::Status::deviates_as_declared);
+    EXPECT_TRUE(exercised.empty());
+    backends::Result failed;
+    failed.outcome = backends::Outcome::error;
+    failed.message = "some other failure";
+    EXPECT_EQ(judge(c, failed, settings).status, results::Status::error);
+    EXPECT_EQ(exercised, std::set<std::string>{"trap"});
+}
+
 // Issue 44: an output file too large to read, whose header agrees with its size, names a shape:
 // that alone is a wrong shape (FAILED, shape), and a shape_only status entry may declare it.
 TEST(CaseJudge, UnreadOutputIsJudgedByItsHeadersShape) {
