@@ -108,6 +108,39 @@ json compile_json(const CompileInfo& c) {
     return j;
 }
 
+// The hello's "gpu" object (PROTOCOL.md section 9, item 20): `api` names the GPU API; the
+// identity strings, `fallback` and the feature names are optional.
+platform::GpuFacts gpu_facts(const json& v) {
+    if (!v.is_object()) throw ProtocolError("field \"gpu\" is not an object");
+    platform::GpuFacts g;
+    g.api = string_field(v, "api");
+    if (g.api.empty()) throw ProtocolError("gpu.api is empty");
+    for (auto [key, text] :
+         {std::pair{"vendor", &g.vendor}, std::pair{"architecture", &g.architecture},
+          std::pair{"device", &g.device}, std::pair{"description", &g.description}})
+        if (v.contains(key)) *text = string_field(v, key);
+    if (v.contains("fallback")) g.fallback = bool_field(v, "fallback");
+    if (v.contains("features")) {
+        const json& features = v["features"];
+        if (!features.is_array()) throw ProtocolError("gpu.features is not an array");
+        for (const json& f : features) {
+            if (!f.is_string()) throw ProtocolError("gpu.features holds a non-string");
+            g.features.push_back(f.get<std::string>());
+        }
+        std::sort(g.features.begin(), g.features.end());
+    }
+    return g;
+}
+
+json gpu_json(const platform::GpuFacts& g) {
+    json j{{"api", g.api}, {"fallback", g.fallback}, {"features", g.features}};
+    for (auto [key, text] :
+         {std::pair{"vendor", &g.vendor}, std::pair{"architecture", &g.architecture},
+          std::pair{"device", &g.device}, std::pair{"description", &g.description}})
+        if (!text->empty()) j[key] = *text;
+    return j;
+}
+
 constexpr Answer kAnswers[] = {Answer::ok, Answer::rejected, Answer::unsupported, Answer::error};
 
 }  // namespace
@@ -167,6 +200,7 @@ std::string to_line(const Hello& h) {
     if (h.output_region) j["output_region"] = true;
     if (h.input_region) j["input_region"] = true;
     if (h.compile) j["compile"] = compile_json(*h.compile);
+    if (h.gpu.present()) j["gpu"] = gpu_json(h.gpu);
     return j.dump();
 }
 
@@ -235,6 +269,7 @@ Hello parse_hello(std::string_view line) {
     if (j.contains("output_region")) h.output_region = bool_field(j, "output_region");
     if (j.contains("input_region")) h.input_region = bool_field(j, "input_region");
     if (j.contains("compile")) h.compile = compile_info(j["compile"]);
+    if (j.contains("gpu")) h.gpu = gpu_facts(j["gpu"]);
     return h;
 }
 

@@ -15,6 +15,7 @@
 #include "core/graph_form.hpp"
 #include "core/op_config.hpp"
 #include "core/tensor.hpp"
+#include "platform/gpu_facts.hpp"
 
 namespace backends {
 
@@ -50,6 +51,7 @@ struct Hello {
     bool output_region = false;
     bool input_region = false;
     std::optional<CompileInfo> compile{};
+    platform::GpuFacts gpu{};  // the GPU its code runs on (PROTOCOL.md section 9, item 20)
 
     bool claims(std::string_view op_id) const;
     bool claims(std::string_view op_id, core::ElementType t) const;

@@ -14,7 +14,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     } catch (const core::Error&) {
         return 0;
     }
-    platform::Platform avx2{"Linux", "x86_64", "AuthenticAMD", "EPYC", {"avx2", "fma"}, "", "", ""};
+    platform::Platform avx2{"Linux", "x86_64", "AuthenticAMD", "EPYC", {"avx2", "fma"}, "", "",
+                            "",      {}};
     for (const profiles::Entry& e : profile.entries) {
         e.condition.holds(platform::host());
         e.condition.holds(avx2);

@@ -165,7 +165,8 @@ std::string describe(const Platform& p) {
         text += " " + f;
     if (!p.isa_cap.empty()) text += " (capped to " + p.isa_cap + ")";
     if (!p.emulator.empty()) text += " (emulated: " + p.emulator + ")";
-    return text + " (" + p.os + ")";
+    text += " (" + p.os + ")";
+    return p.gpu.present() ? text + " GPU " + describe(p.gpu) : text;
 }
 
 }  // namespace platform

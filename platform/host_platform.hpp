@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "platform/gpu_facts.hpp"
+
 namespace platform {
 
 struct Platform {
@@ -20,6 +22,7 @@ struct Platform {
     // "qemu-aarch64 version 7.2.22, user mode, -cpu neoverse-n1": the CPU is emulated, and `model`
     // and `features` are the emulated CPU's, as the programs inside saw them.
     std::string emulator;
+    GpuFacts gpu;  // from the backend's hello, once it has started; none for a CPU backend
     bool has(std::string_view feature) const;
 };
 
@@ -44,7 +47,7 @@ bool is_known_feature(std::string_view name);
 const std::vector<std::string>& known_features();
 
 // "x86_64 GenuineIntel 'Intel(R) Xeon(R) Processor' avx2 avx512f ... (Linux 6.1)": one line
-// for summaries.
+// for summaries, followed by " GPU webgpu ..." when a backend named its GPU.
 std::string describe(const Platform& p);
 
 }  // namespace platform

@@ -33,9 +33,10 @@ constexpr std::array<std::pair<std::string_view, InputsWhen>, 7> kWhen{{
     {"int_min_by_minus_one", InputsWhen::int_min_by_minus_one},
     {"zero_divisor", InputsWhen::zero_divisor},
 }};
-constexpr std::array<std::string_view, 14> kKeys = {
-    "name",      "finding",     "behaviours", "status",    "when", "ops",      "dtypes",
-    "broadcast", "graph_forms", "cpu_has",    "cpu_lacks", "arch", "emulator", "note"};
+constexpr std::array<std::string_view, 17> kKeys = {
+    "name",     "finding",   "behaviours",  "status",    "when",      "ops",
+    "dtypes",   "broadcast", "graph_forms", "cpu_has",   "cpu_lacks", "arch",
+    "emulator", "gpu",       "gpu_has",     "gpu_lacks", "note"};
 
 // Every error names the file and the line of the entry (or key) it is about.
 [[noreturn]] void fail(const std::string& source, const toml::node& at, const std::string& what) {
@@ -113,6 +114,24 @@ void read_scope(Entry& e, const std::string& source, const toml::table& t,
         }
 }
 
+// GPU feature names are the API's own (WebGPU's, OpenCL's extensions), an open set: only an
+// empty name is refused.
+void read_gpu_condition(Entry& e, const std::string& source, const toml::table& t) {
+    if (const toml::node* n = t.get("gpu")) {
+        e.condition.gpu = text_of(source, *n, "gpu");
+        if (e.condition.gpu.empty()) fail(source, *n, "gpu names no GPU");
+    }
+    for (const char* key : {"gpu_has", "gpu_lacks"}) {
+        const toml::node* n = t.get(key);
+        if (!n) continue;
+        auto& list =
+            std::string_view(key) == "gpu_has" ? e.condition.gpu_has : e.condition.gpu_lacks;
+        list = strings_of(source, *n, key);
+        for (const std::string& f : list)
+            if (f.empty()) fail(source, *n, std::string(key) + " holds an empty feature name");
+    }
+}
+
 void read_condition(Entry& e, const std::string& source, const toml::table& t) {
     for (const char* key : {"cpu_has", "cpu_lacks"}) {
         const toml::node* n = t.get(key);
@@ -134,6 +153,7 @@ void read_condition(Entry& e, const std::string& source, const toml::table& t) {
             fail(source, *n,
                  "unknown emulator '" + e.condition.emulator + "' (qemu-x86_64, qemu-aarch64)");
     }
+    read_gpu_condition(e, source, t);
 }
 
 void read_outcome(Entry& e, const std::string& source, const toml::table& t) {
@@ -226,7 +246,9 @@ bool same_declaration(const Entry& x, const Entry& y) {
            x.scope.broadcast == y.scope.broadcast && x.scope.graph_forms == y.scope.graph_forms &&
            x.condition.cpu_has == y.condition.cpu_has &&
            x.condition.cpu_lacks == y.condition.cpu_lacks && x.condition.arch == y.condition.arch &&
-           x.condition.emulator == y.condition.emulator;
+           x.condition.emulator == y.condition.emulator && x.condition.gpu == y.condition.gpu &&
+           x.condition.gpu_has == y.condition.gpu_has &&
+           x.condition.gpu_lacks == y.condition.gpu_lacks;
 }
 
 // The entry of `entries` that e repeats (same name, or the same declaration), or null.
@@ -246,6 +268,13 @@ bool any_or_contains(const std::vector<T>& list, const T& v) {
 bool Condition::holds(const platform::Platform& p) const {
     if (!arch.empty() && arch != p.arch) return false;
     if (!emulator.empty() && !p.emulator.starts_with(emulator + " ")) return false;
+    const bool names_gpu = !gpu.empty() || !gpu_has.empty() || !gpu_lacks.empty();
+    if (names_gpu && !p.gpu.present()) return false;
+    if (!gpu.empty() && !p.gpu.named(gpu)) return false;
+    if (!std::all_of(gpu_has.begin(), gpu_has.end(), [&](const auto& f) { return p.gpu.has(f); }) ||
+        std::any_of(gpu_lacks.begin(), gpu_lacks.end(),
+                    [&](const auto& f) { return p.gpu.has(f); }))
+        return false;
     return std::all_of(cpu_has.begin(), cpu_has.end(), [&](const auto& f) { return p.has(f); }) &&
            std::none_of(cpu_lacks.begin(), cpu_lacks.end(),
                         [&](const auto& f) { return p.has(f); });

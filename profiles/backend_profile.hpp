@@ -29,10 +29,14 @@ struct Scope {
 };
 
 // When an entry applies: every feature of `cpu_has` present, every one of `cpu_lacks` absent,
-// and the architecture `arch` when given.
+// and the architecture `arch` when given. The GPU keys hold only for a backend whose hello names
+// a GPU (platform::GpuFacts): `gpu` names it (GpuFacts::named), `gpu_has` and `gpu_lacks` list
+// the API's feature names ("shader-f16").
 struct Condition {
     std::vector<std::string> cpu_has, cpu_lacks;
     std::string arch;
+    std::string gpu;
+    std::vector<std::string> gpu_has, gpu_lacks;
     // "qemu-x86_64", "qemu-aarch64": only under that emulator (its own deviations, docs/findings
     // qemu-*), judged on the run line's platform.emulator.
     std::string emulator;

@@ -33,6 +33,9 @@ std::string condition_text(const Condition& c) {
     if (!c.cpu_has.empty()) parts.push_back("cpu has " + joined(c.cpu_has, as_is, ""));
     if (!c.cpu_lacks.empty()) parts.push_back("cpu lacks " + joined(c.cpu_lacks, as_is, ""));
     if (!c.emulator.empty()) parts.push_back("under " + c.emulator);
+    if (!c.gpu.empty()) parts.push_back("gpu " + c.gpu);
+    if (!c.gpu_has.empty()) parts.push_back("gpu has " + joined(c.gpu_has, as_is, ""));
+    if (!c.gpu_lacks.empty()) parts.push_back("gpu lacks " + joined(c.gpu_lacks, as_is, ""));
     return parts.empty() ? "every platform" : joined(parts, as_is, "");
 }
 

@@ -144,6 +144,7 @@ std::string platform_text(const results::PlatformRecord& p) {
     for (const std::string& f : p.cpu_features)
         text += " " + f;
     if (!p.isa_cap.empty()) text += " (capped to " + p.isa_cap + ")";
+    if (p.gpu.present()) text += " GPU " + platform::describe(p.gpu);
     return text;
 }
 

@@ -40,6 +40,9 @@ std::string plain_label(const results::RunLine& run, const std::string& file) {
         label += " (" + platform.name + ", emulated)";
     else if (!platform.isa_cap.empty())
         label += " (isa cap " + platform.isa_cap + ")";
+    // And a GPU path names its GPU: the same library on two adapters is two columns.
+    if (platform.gpu.present())
+        label += " (" + platform.gpu.api + " on " + platform::short_name(platform.gpu) + ")";
     return label;
 }
 

@@ -206,6 +206,29 @@ MinimalCase minimal_from_json(const json& j, Status status) {
     return m;
 }
 
+// The GPU as the hello stated it (backends/PROTOCOL.md section 9, item 20).
+json gpu_json(const platform::GpuFacts& g) {
+    json j = {
+        {"api", g.api},          {"vendor", g.vendor},           {"architecture", g.architecture},
+        {"device", g.device},    {"description", g.description}, {"fallback", g.fallback},
+        {"features", g.features}};
+    return j;
+}
+
+platform::GpuFacts gpu_from_json(const json& j, const std::string& where) {
+    const Fields f(j, where);
+    platform::GpuFacts g;
+    f.need("api", g.api);
+    f.get("vendor", g.vendor);
+    f.get("architecture", g.architecture);
+    f.get("device", g.device);
+    f.get("description", g.description);
+    f.get("fallback", g.fallback);
+    f.get("features", g.features);
+    if (g.api.empty()) throw std::invalid_argument(where + ".api is empty");
+    return g;
+}
+
 json platform_json(const PlatformRecord& p) {
     json j = {{"os", p.os},
               {"arch", p.arch},
@@ -215,6 +238,7 @@ json platform_json(const PlatformRecord& p) {
     if (!p.isa_cap.empty()) j["isa_cap"] = p.isa_cap;
     if (!p.name.empty()) j["name"] = p.name;
     if (!p.emulator.empty()) j["emulator"] = p.emulator;
+    if (p.gpu.present()) j["gpu"] = gpu_json(p.gpu);
     return j;
 }
 
@@ -229,6 +253,7 @@ PlatformRecord platform_from_json(const json& j) {
     f.get("isa_cap", p.isa_cap);
     f.get("name", p.name);
     f.get("emulator", p.emulator);
+    if (f.j.contains("gpu")) p.gpu = gpu_from_json(f.j["gpu"], f.at("gpu"));
     return p;
 }
 

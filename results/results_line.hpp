@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "comparison/output_comparison.hpp"
+#include "platform/gpu_facts.hpp"
 #include "results/case_status.hpp"
 #include "results/expectations.hpp"
 
@@ -113,6 +114,7 @@ struct PlatformRecord {
     std::string os, arch, cpu_vendor, cpu_model;
     std::vector<std::string> cpu_features;
     std::string isa_cap, name, emulator;  // empty: none, the host, not emulated
+    platform::GpuFacts gpu;               // the GPU the backend's hello named, if any
 };
 
 // A file that judged the run: the profile, a file it includes, or the expectations. The hash is

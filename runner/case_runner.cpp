@@ -403,6 +403,7 @@ int start_run(const RunOptions& o) {
         return 1;
     }
     const backends::Hello& hello = backend->hello();
+    runner.platform.gpu = hello.gpu;  // a GPU backend's verdicts hold on the GPU it names
     if (hello.compile)
         runner.settings.compile_latency_seconds =
             hello.compile->latency_seconds * runner.choice.platform.timeout_factor();

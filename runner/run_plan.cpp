@@ -197,9 +197,15 @@ results::RunLine run_line(const RunOptions& o, const platform::Platform& p,
     if (!o.shard.empty()) run.shard = parse_shard(o.shard).text();
     if (hello)
         run.backend = results::backend_record(nlohmann::json::parse(backends::to_line(*hello)));
-    run.platform = results::PlatformRecord{
-        p.os,      p.arch, p.vendor, p.model, p.features, p.isa_cap, p.name == "host" ? "" : p.name,
-        p.emulator};
+    run.platform = results::PlatformRecord{p.os,
+                                           p.arch,
+                                           p.vendor,
+                                           p.model,
+                                           p.features,
+                                           p.isa_cap,
+                                           p.name == "host" ? "" : p.name,
+                                           p.emulator,
+                                           p.gpu};
     run.error = error;
     return run;
 }

@@ -141,7 +141,8 @@ TEST(Profile, ScopeMatchesOpGlobTypeRuleAndForm) {
 TEST(Profile, ConditionOnFeaturesAndArchitecture) {
     profiles::Condition c;
     c.cpu_lacks = {"avx512_bf16"};
-    platform::Platform avx2{"Linux", "x86_64", "AuthenticAMD", "EPYC", {"avx2", "fma"}, "", "", ""};
+    platform::Platform avx2{"Linux", "x86_64", "AuthenticAMD", "EPYC", {"avx2", "fma"}, "", "",
+                            "",      {}};
     platform::Platform zen4 = avx2;
     zen4.features.push_back("avx512_bf16");
     EXPECT_TRUE(c.holds(avx2));
@@ -158,7 +159,7 @@ TEST(Profile, ConditionOnFeaturesAndArchitecture) {
 TEST(Profile, ConditionOnEmulator) {
     profiles::Condition c;
     c.emulator = "qemu-x86_64";
-    platform::Platform milan{"Linux", "x86_64", "emulated", "EPYC-Milan", {"avx2"}, "", "", ""};
+    platform::Platform milan{"Linux", "x86_64", "emulated", "EPYC-Milan", {"avx2"}, "", "", "", {}};
     EXPECT_FALSE(c.holds(milan));  // the same CPU model, not emulated
     milan.emulator = "qemu-x86_64 version 7.2.22, user mode, -cpu EPYC-Milan";
     EXPECT_TRUE(c.holds(milan));
@@ -167,6 +168,37 @@ TEST(Profile, ConditionOnEmulator) {
     EXPECT_NE(error_of(entry("behaviours = [\"subnormal_results_flushed\"]\nops = [\"onnx.*\"]\n"
                              "emulator = \"qemu\"\n"))
                   .find("unknown emulator 'qemu' (qemu-x86_64, qemu-aarch64)"),
+              std::string::npos);
+}
+
+// Issue 45: a GPU path's own deviations (ORT-web's JSEP without shader-f16) hold only where the
+// hello names such a GPU; a CPU backend's run never meets a GPU condition.
+TEST(Profile, ConditionOnTheGpuTheHelloNames) {
+    const profiles::Profile p = profiles::parse_profile(
+        entry("status = \"CRASHED\"\nops = [\"onnx.*\"]\ngpu = \"swiftshader\"\n"
+              "gpu_lacks = [\"shader-f16\"]\n"),
+        "p.toml");
+    const profiles::Condition& c = p.entries.at(0).condition;
+    platform::Platform host{"Linux", "x86_64", "AuthenticAMD", "EPYC", {"avx2"}, "", "", "", {}};
+    EXPECT_FALSE(c.holds(host));  // no GPU
+    host.gpu = {"webgpu", "google", "swiftshader", "", "", true, {"float32-filterable"}};
+    EXPECT_TRUE(c.holds(host));
+    host.gpu.features.push_back("shader-f16");
+    EXPECT_FALSE(c.holds(host));
+    host.gpu.features.pop_back();
+    host.gpu.architecture = "nvidia-ampere";
+    host.gpu.vendor = "nvidia";
+    EXPECT_FALSE(c.holds(host));
+    profiles::Condition has;
+    has.gpu_has = {"shader-f16"};
+    EXPECT_FALSE(has.holds(host));
+    host.gpu.features = {"shader-f16"};
+    EXPECT_TRUE(has.holds(host));
+    EXPECT_NE(error_of(entry("status = \"CRASHED\"\nops = [\"onnx.*\"]\ngpu = \"\"\n"))
+                  .find("gpu names no GPU"),
+              std::string::npos);
+    EXPECT_NE(error_of(entry("status = \"CRASHED\"\nops = [\"onnx.*\"]\ngpu_has = [\"\"]\n"))
+                  .find("gpu_has holds an empty feature name"),
               std::string::npos);
 }
 

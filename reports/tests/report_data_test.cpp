@@ -141,6 +141,29 @@ TEST(ReportData, BackendsBehindOneHelloAreToldApartByTheirCommands) {
     EXPECT_EQ(data.backends[2].label, "mine");
 }
 
+// Issue 45: one library on two GPUs (or on a GPU and without one) is one column each, named by
+// its GPU; the same GPU's shards stay one column.
+TEST(ReportData, EachGpuOfOneBackendIsItsOwnColumn) {
+    ScratchDir dir;
+    const auto run_on = [](const std::string& architecture) {
+        nlohmann::json r = run_line("ort-web", "1.30.0");
+        r["run"]["platform"] = {{"os", "Linux"}, {"arch", "x86_64"}, {"cpu_model", "Xeon"}};
+        if (!architecture.empty())
+            r["run"]["platform"]["gpu"] = {{"api", "webgpu"}, {"architecture", architecture}};
+        return r;
+    };
+    const std::string cpu = write_results(dir, "a.jsonl", {run_on("")});
+    const std::string soft = write_results(dir, "b.jsonl", {run_on("swiftshader")});
+    const std::string soft2 = write_results(dir, "c.jsonl", {run_on("swiftshader")});
+    const std::string other = write_results(dir, "d.jsonl", {run_on("ampere")});
+    const ReportData data = collect_report({cpu, soft, soft2, other});
+    ASSERT_EQ(data.backends.size(), 3u);
+    EXPECT_EQ(data.backends[0].label, "ort-web 1.30.0");
+    EXPECT_EQ(data.backends[1].label, "ort-web 1.30.0 (webgpu on swiftshader)");
+    EXPECT_EQ(data.backends[1].runs.size(), 2u);
+    EXPECT_EQ(data.backends[2].label, "ort-web 1.30.0 (webgpu on ampere)");
+}
+
 TEST(ReportData, FailureListsAreCappedPerCellAndTrimmed) {
     ScratchDir dir;
     std::vector<nlohmann::json> lines = {run_line("x", "1")};
