@@ -1,0 +1,209 @@
+// The browser host of eltwise-backend/1 adapters (backends/PROTOCOL.md) whose library runs in a
+// web page: one Node process speaks the protocol on stdin/stdout through the Node kit and drives
+// headless Debian Chromium through puppeteer-core. README.md beside this file has the design.
+//
+// - An HTTP server on 127.0.0.1 (ephemeral port) serves the page, the page harness (page/), the
+//   adapter's page module and the libraries of node_modules/, and each case: its request as JSON,
+//   its inputs (and ONNX model, when the adapter builds one) as binary bodies; the page POSTs its
+//   output back as a binary body. Tensors never travel through the DevTools channel's JSON.
+// - A page crash, a browser that dies or a lost GPU device ends this process with exit status 3
+//   before it answers: the validator records CRASHED, as for a native crash, and restarts the
+//   adapter (PROTOCOL.md section 6). A page that stops answering gets no answer: HUNG.
+// - The page's console errors, uncaught errors and WebGPU uncaptured errors during a case go
+//   into the answer's `message`.
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import puppeteer from 'puppeteer-core';
+import { guardStdout, modelBytes, readNpy, serve, writeNpy } from 'eltwise-adapter-kit';
+
+export const CHROMIUM = process.env.ELTWISE_CHROMIUM || '/usr/lib/chromium/chromium';
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const NODE_MODULES = path.join(HERE, 'node_modules');
+const PAGE_DIR = path.join(HERE, 'page');
+const NODE_KIT = path.join(HERE, '..', 'node'); // types.mjs: plain ES, no imports
+const CRASH_STATUS = 3;
+const MIME = {
+  '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript',
+  '.wasm': 'application/wasm', '.json': 'application/json',
+};
+// Test hook only (backends/kit/browser/tests): the host kills its own Chromium when it gets
+// this many'th request, once per marker file, so a test sees a browser die mid-run.
+const KILL_AT = process.env.ELTWISE_BROWSER_TEST_KILL_AT;
+const KILL_MARKER = process.env.ELTWISE_BROWSER_TEST_KILL_MARKER;
+
+// Chromium's flags: WebGPU on SwiftShader's Vulkan (--enable-unsafe-webgpu); for WebGL, ANGLE
+// on SwiftShader. Never --disable-gpu. No network of its own.
+export function chromiumArgs(webgl) {
+  const args = ['--no-sandbox', '--enable-unsafe-webgpu', '--no-first-run', '--disable-quic',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+  if (webgl) args.push('--use-angle=swiftshader', '--enable-unsafe-swiftshader');
+  return args;
+}
+
+function die(why) {
+  process.stderr.write(`browser host: ${why}\n`);
+  process.exit(CRASH_STATUS);
+}
+
+// A file under `root` named by the URL path `rest`, or null when it leaves root.
+function fileUnder(root, rest) {
+  const file = path.resolve(root, `.${path.posix.normalize(`/${decodeURIComponent(rest)}`)}`);
+  return file.startsWith(`${root}${path.sep}`) ? file : null;
+}
+
+function sendFile(res, file) {
+  if (!file || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
+    res.writeHead(404).end();
+    return;
+  }
+  res.writeHead(200, { 'Content-Type': MIME[path.extname(file)] || 'application/octet-stream' });
+  fs.createReadStream(file).pipe(res);
+}
+
+function sendBytes(res, bytes, type = 'application/octet-stream') {
+  res.writeHead(200, { 'Content-Type': type }).end(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+}
+
+function readBody(req) {
+  return new Promise((resolve, reject) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+// The page: classic scripts (UMD libraries) first, then the harness with the adapter's module.
+function indexHtml(config) {
+  const scripts = (config.scripts || []).map((s) => `<script src="/lib/${s}"></script>`).join('\n');
+  return `<!doctype html><meta charset="utf-8"><title>eltwise browser host</title>\n${scripts}\n` +
+    `<script type="module">import { start } from '/host/harness.mjs';\n` +
+    `import * as adapter from '/adapter/${config.module}';\n` +
+    `start(adapter, ${JSON.stringify(config.options || {})});</script>`;
+}
+
+// The HTTP side: the page, the libraries, and the case in flight (`state.case`).
+function startServer(config, state) {
+  const server = http.createServer(async (req, res) => {
+    try {
+      const url = new URL(req.url, 'http://127.0.0.1');
+      const [, top, ...restParts] = url.pathname.split('/');
+      const rest = restParts.join('/');
+      if (top === '') return void res.writeHead(200, { 'Content-Type': 'text/html' }).end(indexHtml(config));
+      if (top === 'lib') return sendFile(res, fileUnder(NODE_MODULES, rest));
+      if (top === 'host') return sendFile(res, fileUnder(PAGE_DIR, rest));
+      if (top === 'nodekit' && rest === 'types.mjs') return sendFile(res, path.join(NODE_KIT, rest));
+      if (top === 'adapter') return sendFile(res, fileUnder(config.dir, rest));
+      if (top === 'lost' && req.method === 'POST') return die(`GPU device lost: ${await readBody(req)}`);
+      if (top === 'case') return serveCase(req, res, rest, state);
+      return void res.writeHead(404).end();
+    } catch (e) {
+      res.writeHead(500).end(String(e && e.message));
+    }
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+async function serveCase(req, res, rest, state) {
+  const c = state.case;
+  const [id, part] = rest.split('/');
+  if (!c || String(c.request.id) !== id) return void res.writeHead(404).end();
+  if (part === 'request') return sendBytes(res, Buffer.from(JSON.stringify(c.view)), 'application/json');
+  if (part === 'a' || part === 'b') return sendBytes(res, readNpy(c.request[part]));
+  if (part === 'model') return sendBytes(res, modelBytes(c.request));
+  if (part === 'out' && req.method === 'POST') {
+    c.output = { dtype: req.headers['x-dtype'], shape: JSON.parse(req.headers['x-shape']), body: await readBody(req) };
+    return void res.writeHead(204).end();
+  }
+  return void res.writeHead(404).end();
+}
+
+// What the page sees of a request: no paths.
+function pageView(request) {
+  const { id, op, attributes, graph_form: graphForm } = request;
+  const tensor = (t) => ({ dtype: t.dtype, shape: t.shape });
+  return { id, op, attributes: attributes || {}, graph_form: graphForm, a: tensor(request.a), b: tensor(request.b) };
+}
+
+async function launch(config, state, server) {
+  const browser = await puppeteer.launch({
+    executablePath: CHROMIUM, headless: true, args: chromiumArgs(config.webgl),
+    protocolTimeout: 0, // a page that stops answering is the validator's HUNG, not ours
+  });
+  browser.on('disconnected', () => die('Chromium disconnected (the browser died)'));
+  const page = await browser.newPage();
+  page.on('error', (e) => die(`the page crashed: ${e.message}`));
+  page.on('console', (m) => { if (m.type() === 'error') state.errors.push(`console.error: ${m.text()}`); });
+  page.on('pageerror', (e) => state.errors.push(`pageerror: ${e.message}`));
+  await page.goto(`http://127.0.0.1:${server.address().port}/`);
+  const info = await page.evaluate(() => window.eltwiseReady);
+  return { browser, page, info };
+}
+
+function killBrowserForTest(browser) {
+  if (!KILL_AT || !KILL_MARKER || fs.existsSync(KILL_MARKER)) return;
+  fs.writeFileSync(KILL_MARKER, '');
+  process.kill(browser.process().pid, 'SIGKILL');
+}
+
+function withErrors(message, errors) {
+  const parts = [message, ...errors].filter(Boolean);
+  return parts.join('; ');
+}
+
+// Runs one request in the page: the page answers {status, message, reason}; an `ok` output has
+// been POSTed by then.
+async function runCase(request, state, page) {
+  state.case = { request, view: pageView(request), output: null };
+  state.errors = [];
+  const result = await page.evaluate((id) => window.eltwiseRun(id), request.id);
+  const c = state.case;
+  state.case = null;
+  if (result.status !== 'ok') {
+    const response = { id: request.id, status: result.status, message: withErrors(result.message, state.errors) };
+    if (result.reason) response.reason = result.reason;
+    return response;
+  }
+  if (!c.output) throw new Error('the page answered ok without posting its output');
+  const { dtype, shape, body } = c.output;
+  const inRegion = writeNpy(request, dtype, shape, body);
+  const response = { id: request.id, status: 'ok', dtype };
+  if (inRegion) response.in_region = true;
+  if (state.errors.length) response.message = withErrors('', state.errors);
+  return response;
+}
+
+// Starts the browser and serves the protocol. `config`: dir (the adapter's folder, served as
+// /adapter/), module (its page module there), scripts (UMD files under node_modules loaded
+// first), options (given to the module's setup in the page), webgl (ANGLE on SwiftShader), and
+// greeting(info) -> the hello, from what the page's setup returned.
+export async function runHost(config) {
+  guardStdout();
+  const state = { case: null, errors: [] };
+  const server = await startServer(config, state);
+  const { browser, page, info } = await launch(config, state, server);
+  if (info && info.fatal) die(`the page could not start: ${info.fatal}`);
+  let requests = 0;
+  await serve(async (request) => {
+    requests += 1;
+    if (KILL_AT && requests === Number(KILL_AT)) killBrowserForTest(browser);
+    try {
+      return await runCase(request, state, page);
+    } catch (e) {
+      // A dying browser rejects the evaluation just before it reports the disconnection.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      if (!browser.connected) die(`Chromium died during the case: ${e.message}`);
+      const id = Number.isInteger(request.id) ? request.id : -1;
+      return { id, status: 'error', message: withErrors(`browser host: ${e.message}`, state.errors) };
+    }
+  }, config.greeting(info));
+  browser.removeAllListeners('disconnected');
+  await browser.close();
+  server.close();
+}
+
+// What an adapter's Node side needs of the kit (bare imports resolve from this folder only).
+export { CLAIMS, OPS, hello } from 'eltwise-adapter-kit';
