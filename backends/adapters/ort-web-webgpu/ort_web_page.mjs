@@ -11,7 +11,7 @@ const ORT_TYPES = {
 };
 // ORT's texts: a node no enabled EP has a kernel for (with the CPU fallback disabled, a node
 // that would fall back is refused too), versus a model ORT calls invalid.
-const NO_KERNEL = /Could not find an implementation|Failed to find kernel|NOT_IMPLEMENTED|fallback|not supported|does not support|requires f16|Unsupported/i;
+const NO_KERNEL = /Could not find an implementation|Failed to find kernel|NOT_IMPLEMENTED|fallback|node_provider_type|not supported|does not support|requires f16|Unsupported/i;
 const INVALID_MODEL = new RegExp(['invalid model', 'Type Error', 'ShapeInferenceError',
   'TypeInferenceError', 'Unrecognized attribute', 'Mismatched attribute', 'INVALID_ARGUMENT',
   'INVALID_GRAPH', 'Attempting to broadcast', 'Can broadcast', 'Integer division by zero'].join('|'));
