@@ -93,6 +93,7 @@ function startServer(config, state) {
       const [, top, ...restParts] = url.pathname.split('/');
       const rest = restParts.join('/');
       if (top === '') return void res.writeHead(200, { 'Content-Type': 'text/html' }).end(indexHtml(config));
+      if (top === 'favicon.ico') return void res.writeHead(204).end(); // not a console error
       if (top === 'lib') return sendFile(res, fileUnder(NODE_MODULES, rest));
       if (top === 'host') return sendFile(res, fileUnder(PAGE_DIR, rest));
       if (top === 'nodekit' && rest === 'types.mjs') return sendFile(res, path.join(NODE_KIT, rest));
