@@ -1,4 +1,4 @@
-// The page side of the TensorFlow.js adapters (tfjs_backend.mjs): tf.mul and tf.div on the
+// The page side of the TensorFlow.js adapters (tfjs_backend.mjs): tf.mul, tf.div, tf.floorDiv on the
 // request's tensors, on the webgl or webgpu back end. Nothing is computed here.
 import { Answer, webglInfo, webgpuInfo } from '/host/harness.mjs';
 
@@ -15,34 +15,22 @@ export async function setup({ backend }) {
   return { version: tf.version.tfjs, hello: { gpu } };
 }
 
-function check(request) {
-  const names = Object.keys(request.attributes);
-  if (names.length) {
-    throw new Answer('rejected', `${request.op} has no attribute ${names.join(', ')} (TF.js's tf.mul/tf.div take none)`, 'attribute');
-  }
-  for (const t of [request.a, request.b]) {
-    if (!TF_TYPES[t.dtype]) throw new Answer('rejected', `TF.js has no ${t.dtype} tensor`, 'type');
-  }
-  if (request.a.dtype !== request.b.dtype) {
-    throw new Answer('rejected', `mixed element types ${request.a.dtype} and ${request.b.dtype}`, 'type');
-  }
-  if (request.op.startsWith('onnx.Div') && request.a.dtype === 'i32') {
-    // ONNX integer Div truncates; tf.div on int32 floors, and TF.js has no truncating division.
-    throw new Answer('unsupported', 'TF.js has no truncating integer division (tf.div on int32 floors)');
-  }
-}
-
+// The request was checked and its broadcast rule lowered in Node (request.prepared: the kit's
+// plan): B gets its lowered shape, and the op its TF.js function.
 export async function evaluate(request, inputs) {
-  check(request);
+  const { floor, bShape } = request.prepared;
   const dtype = TF_TYPES[request.a.dtype];
+  if (!dtype) throw new Answer('unsupported', `TF.js has no ${request.a.dtype} tensor`);
+  const divide = request.op.includes('Div');
   const result = tf.tidy(() => {
     const a = tf.tensor(inputs.a, request.a.shape, dtype);
-    const b = tf.tensor(inputs.b, request.b.shape, dtype);
+    const b = tf.tensor(inputs.b, bShape || request.b.shape, dtype);
     try {
-      return request.op.startsWith('onnx.Mul') ? tf.mul(a, b) : tf.div(a, b);
+      if (!divide) return tf.mul(a, b);
+      return floor ? tf.floorDiv(a, b) : tf.div(a, b);
     } catch (e) {
-      const broadcast = /broadcast/i.test(e.message);
-      throw new Answer('rejected', e.message, broadcast ? 'shape' : undefined);
+      // Numpy broadcasting is left to TF.js ("Operands could not be broadcast together").
+      throw new Answer('rejected', e.message, /broadcast/i.test(e.message) ? 'shape' : undefined);
     }
   });
   try {

@@ -17,7 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import puppeteer from 'puppeteer-core';
-import { guardStdout, modelBytes, readNpy, serve, writeNpy } from 'eltwise-adapter-kit';
+import { Answer, guardStdout, modelBytes, readNpy, serve, writeNpy } from 'eltwise-adapter-kit';
 
 export const CHROMIUM = process.env.ELTWISE_CHROMIUM || '/usr/lib/chromium/chromium';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -157,8 +157,10 @@ function withErrors(message, errors) {
 
 // Runs one request in the page: the page answers {status, message, reason}; an `ok` output has
 // been POSTed by then.
-async function runCase(request, state, page) {
-  state.case = { request, view: pageView(request), output: null };
+async function runCase(request, state, page, prepare) {
+  // The adapter's Node-side checks (e.g. the kit's plan); what they return reaches the page.
+  const view = { ...pageView(request), prepared: prepare ? prepare(request) : null };
+  state.case = { request, view, output: null };
   state.errors = [];
   const result = await page.evaluate((id) => window.eltwiseRun(id), request.id);
   const c = state.case;
@@ -179,8 +181,9 @@ async function runCase(request, state, page) {
 
 // Starts the browser and serves the protocol. `config`: dir (the adapter's folder, served as
 // /adapter/), module (its page module there), scripts (UMD files under node_modules loaded
-// first), options (given to the module's setup in the page), webgl (ANGLE on SwiftShader), and
-// greeting(info) -> the hello, from what the page's setup returned.
+// first), options (given to the module's setup in the page), webgl (ANGLE on SwiftShader),
+// prepare(request) (optional, in Node: throws an Answer or returns what the page gets as
+// request.prepared) and greeting(info) -> the hello, from what the page's setup returned.
 export async function runHost(config) {
   guardStdout();
   const state = { case: null, errors: [] };
@@ -192,8 +195,13 @@ export async function runHost(config) {
     requests += 1;
     if (KILL_AT && requests === Number(KILL_AT)) killBrowserForTest(browser);
     try {
-      return await runCase(request, state, page);
+      return await runCase(request, state, page, config.prepare);
     } catch (e) {
+      if (e instanceof Answer) {
+        const response = { id: request.id, status: e.status, message: e.message };
+        if (e.reason) response.reason = e.reason;
+        return response;
+      }
       // A dying browser rejects the evaluation just before it reports the disconnection.
       await new Promise((resolve) => setTimeout(resolve, 500));
       if (!browser.connected) die(`Chromium died during the case: ${e.message}`);
@@ -207,4 +215,6 @@ export async function runHost(config) {
 }
 
 // What an adapter's Node side needs of the kit (bare imports resolve from this folder only).
-export { CLAIMS, OPS, hello } from 'eltwise-adapter-kit';
+export {
+  Answer, CLAIMS, OPS, claims, hello, isDivision, leftToLibrary, plan,
+} from 'eltwise-adapter-kit';
