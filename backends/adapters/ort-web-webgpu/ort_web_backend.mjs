@@ -23,5 +23,6 @@ await runHost({
   dir: path.dirname(fileURLToPath(import.meta.url)),
   module: 'ort_web_page.mjs',
   options: { ep },
+  onnxModel: true,
   greeting: (info) => ({ ...hello(NAMES[ep], info.version, CLAIMS), ...info.hello }),
 });

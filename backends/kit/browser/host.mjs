@@ -99,7 +99,7 @@ function startServer(config, state) {
       if (top === 'nodekit' && rest === 'types.mjs') return sendFile(res, path.join(NODE_KIT, rest));
       if (top === 'adapter') return sendFile(res, fileUnder(config.dir, rest));
       if (top === 'lost' && req.method === 'POST') return die(`GPU device lost: ${await readBody(req)}`);
-      if (top === 'case') return serveCase(req, res, rest, state);
+      if (top === 'case') return await serveCase(req, res, rest, state);
       return void res.writeHead(404).end();
     } catch (e) {
       res.writeHead(500).end(String(e && e.message));
@@ -114,7 +114,7 @@ async function serveCase(req, res, rest, state) {
   if (!c || String(c.request.id) !== id) return void res.writeHead(404).end();
   if (part === 'request') return sendBytes(res, Buffer.from(JSON.stringify(c.view)), 'application/json');
   if (part === 'a' || part === 'b') return sendBytes(res, readNpy(c.request[part]));
-  if (part === 'model') return sendBytes(res, modelBytes(c.request));
+  if (part === 'model' && c.model) return sendBytes(res, c.model);
   if (part === 'out' && req.method === 'POST') {
     c.output = { dtype: req.headers['x-dtype'], shape: JSON.parse(req.headers['x-shape']), body: await readBody(req) };
     return void res.writeHead(204).end();
@@ -157,10 +157,13 @@ function withErrors(message, errors) {
 
 // Runs one request in the page: the page answers {status, message, reason}; an `ok` output has
 // been POSTed by then.
-async function runCase(request, state, page, prepare) {
+async function runCase(request, state, page, config) {
   // The adapter's Node-side checks (e.g. the kit's plan); what they return reaches the page.
-  const view = { ...pageView(request), prepared: prepare ? prepare(request) : null };
-  state.case = { request, view, output: null };
+  const view = { ...pageView(request), prepared: config.prepare ? config.prepare(request) : null };
+  // The kit's one-node ONNX model, built before the page runs: its own refusals (an attribute
+  // text that is no int64) are answers, not a failed HTTP request.
+  const model = config.onnxModel ? modelBytes(request) : null;
+  state.case = { request, view, model, output: null };
   state.errors = [];
   const result = await page.evaluate((id) => window.eltwiseRun(id), request.id);
   const c = state.case;
@@ -182,6 +185,7 @@ async function runCase(request, state, page, prepare) {
 // Starts the browser and serves the protocol. `config`: dir (the adapter's folder, served as
 // /adapter/), module (its page module there), scripts (UMD files under node_modules loaded
 // first), options (given to the module's setup in the page), webgl (ANGLE on SwiftShader),
+// onnxModel (serve the Node kit's one-node ONNX model of each request at /case/ID/model),
 // prepare(request) (optional, in Node: throws an Answer or returns what the page gets as
 // request.prepared) and greeting(info) -> the hello, from what the page's setup returned.
 export async function runHost(config) {
@@ -195,7 +199,7 @@ export async function runHost(config) {
     requests += 1;
     if (KILL_AT && requests === Number(KILL_AT)) killBrowserForTest(browser);
     try {
-      return await runCase(request, state, page, config.prepare);
+      return await runCase(request, state, page, config);
     } catch (e) {
       if (e instanceof Answer) {
         const response = { id: request.id, status: e.status, message: e.message };
