@@ -25,14 +25,17 @@ const NODE_MODULES = path.join(HERE, 'node_modules');
 const PAGE_DIR = path.join(HERE, 'page');
 const NODE_KIT = path.join(HERE, '..', 'node'); // types.mjs: plain ES, no imports
 const CRASH_STATUS = 3;
+const ANSI_COLOUR = /\u001b\[[0-9;]*m/g;
 const MIME = {
   '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript',
   '.wasm': 'application/wasm', '.json': 'application/json',
 };
-// Test hook only (backends/kit/browser/tests): the host kills its own Chromium when it gets
-// this many'th request, once per marker file, so a test sees a browser die mid-run.
+// Test hook only (backends/kit/browser/tests): at this many'th request, once per marker file, the
+// host kills its own Chromium (SIGKILL) or, with KILL_WHAT=page, crashes its page
+// (chrome://crash), so that a test sees a browser or a page die mid-run.
 const KILL_AT = process.env.ELTWISE_BROWSER_TEST_KILL_AT;
 const KILL_MARKER = process.env.ELTWISE_BROWSER_TEST_KILL_MARKER;
+const KILL_WHAT = process.env.ELTWISE_BROWSER_TEST_KILL_WHAT || 'browser';
 
 // Chromium's flags: WebGPU on SwiftShader's Vulkan (--enable-unsafe-webgpu); for WebGL, ANGLE
 // on SwiftShader. Never --disable-gpu. No network of its own.
@@ -136,18 +139,22 @@ async function launch(config, state, server) {
   });
   browser.on('disconnected', () => die('Chromium disconnected (the browser died)'));
   const page = await browser.newPage();
-  page.on('error', (e) => die(`the page crashed: ${e.message}`));
-  page.on('console', (m) => { if (m.type() === 'error') state.errors.push(`console.error: ${m.text()}`); });
+  page.on('error', (e) => die(`the page crashed: ${e.message}`)); // puppeteer: "Page crashed!"
+  page.on('console', (m) => {
+    // ORT's log lines carry terminal colours: the message is for reading.
+    if (m.type() === 'error') state.errors.push(`console.error: ${m.text().replace(ANSI_COLOUR, '')}`);
+  });
   page.on('pageerror', (e) => state.errors.push(`pageerror: ${e.message}`));
   await page.goto(`http://127.0.0.1:${server.address().port}/`);
   const info = await page.evaluate(() => window.eltwiseReady);
   return { browser, page, info };
 }
 
-function killBrowserForTest(browser) {
+function killForTest(browser, page) {
   if (!KILL_AT || !KILL_MARKER || fs.existsSync(KILL_MARKER)) return;
   fs.writeFileSync(KILL_MARKER, '');
-  process.kill(browser.process().pid, 'SIGKILL');
+  if (KILL_WHAT === 'page') page.goto('chrome://crash').catch(() => {});
+  else process.kill(browser.process().pid, 'SIGKILL');
 }
 
 function withErrors(message, errors) {
@@ -197,7 +204,7 @@ export async function runHost(config) {
   let requests = 0;
   await serve(async (request) => {
     requests += 1;
-    if (KILL_AT && requests === Number(KILL_AT)) killBrowserForTest(browser);
+    if (KILL_AT && requests === Number(KILL_AT)) killForTest(browser, page);
     try {
       return await runCase(request, state, page, config);
     } catch (e) {

@@ -1,5 +1,5 @@
-// The browser host's crash path (host.mjs): its Chromium is killed while the second case is in
-// flight (the host's test hook ELTWISE_BROWSER_TEST_KILL_AT). That case must be CRASHED with the
+// The browser host's crash path (host.mjs): its Chromium is killed, or its page crashed, while the
+// second case is in flight (the host's test hook ELTWISE_BROWSER_TEST_KILL_AT). That case must be CRASHED with the
 // host's exit status 3; the validator restarts the host (a new Chromium) and every later case
 // PASSES. Needs ELTWISE_VALIDATE (the validator binary), Debian chromium and `npm ci` here.
 import assert from 'node:assert/strict';
@@ -13,7 +13,8 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 const ADAPTER = path.join(ROOT, 'backends/adapters/ort-web-webgpu/ort_web_backend.mjs');
 
-test('a browser killed mid-run is CRASHED, and the run goes on after the restart', () => {
+// Runs spec Mul-14 f32 cases with the host's test hook set to kill `what` at the second case.
+function runKilling(what) {
   const validate = process.env.ELTWISE_VALIDATE;
   assert.ok(validate, 'ELTWISE_VALIDATE names the eltwise-validate binary');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'browser-host-'));
@@ -22,17 +23,29 @@ test('a browser killed mid-run is CRASHED, and the run goes on after the restart
   const run = spawnSync(validate, ['run', '--backend-cmd', `${process.execPath} ${ADAPTER} --ep wasm`,
     '--cases', 'spec', '--op', 'onnx.Mul-14', '--dtype', 'f32', '--no-profile',
     '--shrink-budget', '0', '--out', out], {
-    env: { ...process.env, ELTWISE_BROWSER_TEST_KILL_AT: '2', ELTWISE_BROWSER_TEST_KILL_MARKER: marker },
+    env: { ...process.env, ELTWISE_BROWSER_TEST_KILL_AT: '2', ELTWISE_BROWSER_TEST_KILL_MARKER: marker,
+      ELTWISE_BROWSER_TEST_KILL_WHAT: what },
     encoding: 'utf8', timeout: 110000,
   });
-  assert.ok(fs.existsSync(marker), `the host killed its browser (validator stderr: ${run.stderr})`);
+  assert.ok(fs.existsSync(marker), `the host killed its ${what} (validator stderr: ${run.stderr})`);
   const lines = fs.readFileSync(path.join(out, 'results.jsonl'), 'utf8').trim().split('\n').map(JSON.parse);
-  const cases = lines.filter((l) => l.case);
+  fs.rmSync(dir, { recursive: true, force: true });
+  return lines.filter((l) => l.case);
+}
+
+function assertCrashedThenPassed(cases, why) {
   assert.ok(cases.length >= 6, `${cases.length} cases`);
   assert.deepEqual(cases.map((c) => c.status).filter((s) => s !== 'PASSED'), ['CRASHED']);
-  assert.equal(cases[1].status, 'CRASHED', 'the case in flight when the browser died');
+  assert.equal(cases[1].status, 'CRASHED', 'the case in flight when it died');
   assert.match(cases[1].message, /exit status 3/);
-  assert.match(cases[1].message, /Chromium/);
+  assert.match(cases[1].message, why);
   assert.ok(cases.slice(2).every((c) => c.status === 'PASSED'), 'every case after the restart passes');
-  fs.rmSync(dir, { recursive: true, force: true });
+}
+
+test('a browser killed mid-run is CRASHED, and the run goes on after the restart', () => {
+  assertCrashedThenPassed(runKilling('browser'), /Chromium/);
+});
+
+test('a page that crashes mid-run is CRASHED (not HUNG), and the run goes on', () => {
+  assertCrashedThenPassed(runKilling('page'), /the page crashed/);
 });
