@@ -1,6 +1,6 @@
-// The browser host's crash path (host.mjs): its Chromium is killed, or its page crashed, while the
-// second case is in flight (the host's test hook ELTWISE_BROWSER_TEST_KILL_AT). That case must be CRASHED with the
-// host's exit status 3; the validator restarts the host (a new Chromium) and every later case
+// The browser host's crash path (host.mjs): its Chromium is killed, or its page crashed, while
+// the second case is in flight (the host's test hook ELTWISE_BROWSER_TEST_KILL_AT). That case
+// must be CRASHED with the host's exit status 3; the validator restarts the host (a new Chromium) and every later case
 // PASSES. Needs ELTWISE_VALIDATE (the validator binary), Debian chromium and `npm ci` here.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
