@@ -11,7 +11,9 @@ const ORT_TYPES = {
 };
 // ORT's texts: a node no enabled EP has a kernel for (with the CPU fallback disabled, a node
 // that would fall back is refused too), versus a model ORT calls invalid.
-const NO_KERNEL = /Could not find an implementation|Failed to find kernel|NOT_IMPLEMENTED|fallback|node_provider_type|not supported|does not support|requires f16|Unsupported/i;
+const NO_KERNEL = new RegExp(['Could not find an implementation', 'Failed to find kernel',
+  'NOT_IMPLEMENTED', 'fallback', 'node_provider_type', 'not supported', 'does not support',
+  'requires f16', 'Unsupported'].join('|'), 'i');
 const INVALID_MODEL = new RegExp(['invalid model', 'Type Error', 'ShapeInferenceError',
   'TypeInferenceError', 'Unrecognized attribute', 'Mismatched attribute', 'INVALID_ARGUMENT',
   'INVALID_GRAPH', 'Attempting to broadcast', 'Can broadcast', 'Integer division by zero'].join('|'));
@@ -27,7 +29,9 @@ export async function setup({ ep }) {
   ort.env.logLevel = 'error';
   options = ep === 'wasm' ? { executionProviders: ['wasm'] }
     : { executionProviders: ['webgpu'], extra: { session: { disable_cpu_ep_fallback: '1' } } };
-  const hello = { build: ep === 'webgpu' ? 'ort.webgpu.min.mjs (native WebGPU EP)' : `ort.min.mjs (${ep === 'jsep' ? 'JSEP' : 'wasm EP'})` };
+  const builds = { webgpu: 'ort.webgpu.min.mjs (native WebGPU EP)', jsep: 'ort.min.mjs (JSEP)',
+    wasm: 'ort.min.mjs (wasm EP)' };
+  const hello = { build: builds[ep] };
   if (ep === 'wasm') {
     hello.wasm = { simd: ort.env.wasm.simd !== false, threads: ort.env.wasm.numThreads,
       file: 'ort-wasm-simd-threaded.wasm', cross_origin_isolated: self.crossOriginIsolated };

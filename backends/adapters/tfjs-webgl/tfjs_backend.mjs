@@ -30,7 +30,8 @@ const TFJS_TYPES = ['f32', 'i32'];
 function prepare(request) {
   const p = plan(request, leftToLibrary);
   if (isDivision(p.op) && p.dtype.startsWith('i') && !p.floor) {
-    throw new Answer('unsupported', `${p.op} truncates integer quotients; TF.js has no truncating division (tf.div on int32 floors)`);
+    throw new Answer('unsupported', `${p.op} truncates integer quotients; TF.js has no truncating `
+      + 'division (tf.div on int32 floors)');
   }
   return p;
 }

@@ -36,13 +36,18 @@ function rejectAttribute(op, name, text) {
 }
 
 export function shapeError(a, b, rule, why) {
-  throw new Answer('rejected', `cannot broadcast A ${JSON.stringify(a)} with B ${JSON.stringify(b)} under ${rule}: ${why}`, 'shape');
+  const text = (shape) => JSON.stringify(shape);
+  throw new Answer('rejected', `cannot broadcast A ${text(a)} with B ${text(b)} under ${rule}: ${why}`, 'shape');
 }
 
 export function checkTypes(op, a, b) {
-  if (a === 'boolean' || b === 'boolean') throw new Answer('rejected', `${op}: arguments cannot have boolean element type`, 'type');
+  if (a === 'boolean' || b === 'boolean') {
+    throw new Answer('rejected', `${op}: arguments cannot have boolean element type`, 'type');
+  }
   if (a !== b) throw new Answer('rejected', `${op}: A is ${a} but B is ${b}; both must have the same type`, 'type');
-  if (!OPS[op].element_types.includes(a)) throw new Answer('rejected', `${op} does not allow element type ${a}`, 'type');
+  if (!OPS[op].element_types.includes(a)) {
+    throw new Answer('rejected', `${op} does not allow element type ${a}`, 'type');
+  }
 }
 
 function isInt64(text, minimum = INT64_MIN) {
@@ -123,9 +128,13 @@ export function pdpdBShape(a, b, axis) {
   const start = axis === -1 ? a.length - b.length : axis;
   const kept = [...b];
   while (kept.length && kept[kept.length - 1] === 1) kept.pop();
-  if (start + kept.length > a.length) shapeError(a, b, rule, "B's dims (trailing 1s dropped) do not fit in A from axis");
+  if (start + kept.length > a.length) {
+    shapeError(a, b, rule, "B's dims (trailing 1s dropped) do not fit in A from axis");
+  }
   kept.forEach((d, i) => {
-    if (d !== 1 && d !== a[start + i]) shapeError(a, b, rule, `B dim ${i} (${d}) must equal A dim ${start + i} or be 1`);
+    if (d !== 1 && d !== a[start + i]) {
+      shapeError(a, b, rule, `B dim ${i} (${d}) must equal A dim ${start + i} or be 1`);
+    }
   });
   return [...kept, ...Array(a.length - start - kept.length).fill(1)];
 }

@@ -60,7 +60,8 @@ async function bytes(url) {
 async function run(adapter, id) {
   const request = JSON.parse(new TextDecoder().decode(await bytes(`/case/${id}/request`)));
   const input = async (n) => new TYPES[request[n].dtype].array(await bytes(`/case/${id}/${n}`));
-  const inputs = { a: await input('a'), b: await input('b'), model: async () => new Uint8Array(await bytes(`/case/${id}/model`)) };
+  const model = async () => new Uint8Array(await bytes(`/case/${id}/model`));
+  const inputs = { a: await input('a'), b: await input('b'), model };
   const out = await adapter.evaluate(request, inputs);
   const posted = await fetch(`/case/${id}/out`, { method: 'POST', body: out.data,
     headers: { 'X-Dtype': out.dtype, 'X-Shape': JSON.stringify(out.shape) } });
