@@ -11,8 +11,10 @@
 //   adapter (PROTOCOL.md section 6). A page that stops answering gets no answer: HUNG.
 // - The page's console errors, uncaught errors and WebGPU uncaptured errors during a case go
 //   into the answer's `message`.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -31,8 +33,8 @@ const MIME = {
   '.wasm': 'application/wasm', '.json': 'application/json',
 };
 // Test hook only (backends/kit/browser/tests): at this many'th request, once per marker file, the
-// host kills its own Chromium (SIGKILL) or, with KILL_WHAT=page, crashes its page
-// (chrome://crash), so that a test sees a browser or a page die mid-run.
+// host kills its own Chromium (SIGKILL), or with KILL_WHAT=page crashes its page (chrome://crash),
+// or with KILL_WHAT=hang makes the page stop answering, so that a test sees each fault mid-run.
 const KILL_AT = process.env.ELTWISE_BROWSER_TEST_KILL_AT;
 const KILL_MARKER = process.env.ELTWISE_BROWSER_TEST_KILL_MARKER;
 const KILL_WHAT = process.env.ELTWISE_BROWSER_TEST_KILL_WHAT || 'browser';
@@ -46,8 +48,26 @@ export function chromiumArgs(webgl) {
   return args;
 }
 
+// The Chromium this host started: its process and profile directory.
+const chromium = { child: null, profile: null };
+
+function removeProfile() {
+  try {
+    fs.rmSync(chromium.profile, { recursive: true, force: true, maxRetries: 3 });
+  } catch {
+    // a dying Chromium's last writes: the scratch directory goes at the end of the run anyway
+  }
+}
+
+function stopChromium() {
+  const { child } = chromium;
+  if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  if (chromium.profile) removeProfile();
+}
+
 function die(why) {
   process.stderr.write(`browser host: ${why}\n`);
+  stopChromium();
   process.exit(CRASH_STATUS);
 }
 
@@ -132,9 +152,50 @@ function pageView(request) {
   return { id, op, attributes: attributes || {}, graph_form: graphForm, a: tensor(request.a), b: tensor(request.b) };
 }
 
+// Chromium as this process's child in its process group: when the validator kills the group (a
+// HUNG case, the end of a run) Chromium dies with it. puppeteer.launch would start it detached,
+// in a group of its own, which outlives the host. Its profile goes in the validator's scratch
+// directory (removed at the end of the run) and is removed when the host ends.
+function startChromium(webgl) {
+  const profile = fs.mkdtempSync(path.join(process.env.ELTWISE_SCRATCH || os.tmpdir(), 'chromium-'));
+  const args = [...puppeteer.defaultArgs({ headless: true, args: chromiumArgs(webgl), userDataDir: profile }),
+    '--remote-debugging-port=0'];
+  const child = spawn(CHROMIUM, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  chromium.child = child;
+  chromium.profile = profile;
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    const listen = (chunk) => {
+      seen += chunk;
+      const endpoint = /DevTools listening on (ws:\/\/\S+)/.exec(seen);
+      if (!endpoint) return;
+      child.stderr.off('data', listen);
+      child.stderr.resume(); // drained and dropped, as puppeteer does: D-Bus noise mostly
+      resolve(endpoint[1]);
+    };
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', listen);
+    child.on('exit', (code, signal) => reject(new Error(`Chromium exited (${signal || code}) before ` +
+      `its DevTools endpoint: ${seen.slice(-500)}`)));
+  });
+}
+
+// The end of a run: Chromium asked to quit (SIGTERM), given 1.5 s, then killed; the validator
+// kills what is left 2 s after it closed stdin.
+async function closeChromium(browser) {
+  browser.disconnect();
+  const { child } = chromium;
+  if (child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    child.kill('SIGTERM');
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 1500))]);
+  }
+  stopChromium();
+}
+
 async function launch(config, state, server) {
-  const browser = await puppeteer.launch({
-    executablePath: CHROMIUM, headless: true, args: chromiumArgs(config.webgl),
+  const browser = await puppeteer.connect({
+    browserWSEndpoint: await startChromium(config.webgl), defaultViewport: null,
     protocolTimeout: 0, // a page that stops answering is the validator's HUNG, not ours
   });
   browser.on('disconnected', () => die('Chromium disconnected (the browser died)'));
@@ -150,11 +211,12 @@ async function launch(config, state, server) {
   return { browser, page, info };
 }
 
-function killForTest(browser, page) {
+async function killForTest(page) {
   if (!KILL_AT || !KILL_MARKER || fs.existsSync(KILL_MARKER)) return;
   fs.writeFileSync(KILL_MARKER, '');
+  if (KILL_WHAT === 'hang') await page.evaluate(() => new Promise(() => {})); // never resolves
   if (KILL_WHAT === 'page') page.goto('chrome://crash').catch(() => {});
-  else process.kill(browser.process().pid, 'SIGKILL');
+  else process.kill(chromium.child.pid, 'SIGKILL');
 }
 
 function withErrors(message, errors) {
@@ -204,7 +266,7 @@ export async function runHost(config) {
   let requests = 0;
   await serve(async (request) => {
     requests += 1;
-    if (KILL_AT && requests === Number(KILL_AT)) killForTest(browser, page);
+    if (KILL_AT && requests === Number(KILL_AT)) await killForTest(page);
     try {
       return await runCase(request, state, page, config);
     } catch (e) {
@@ -221,7 +283,7 @@ export async function runHost(config) {
     }
   }, config.greeting(info));
   browser.removeAllListeners('disconnected');
-  await browser.close();
+  await closeChromium(browser);
   server.close();
 }
 
