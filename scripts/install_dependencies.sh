@@ -86,6 +86,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 install_npm_packages "$root/reports/tests"                # the report checks
 install_npm_packages "$root/backends/kit/node"             # the Node adapter kit (protobufjs)
 install_npm_packages "$root/backends/adapters/onnxruntime"  # onnxruntime-node for its adapter
+PUPPETEER_SKIP_DOWNLOAD=1 install_npm_packages "$root/backends/kit/browser"  # the browser host: puppeteer-core, onnxruntime-web, TensorFlow.js
 
 # The Python packages, into .venv/. A stamp holding both locks' hashes makes a second run a no-op.
 install_python_packages() {

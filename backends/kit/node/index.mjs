@@ -6,3 +6,4 @@ export { readNpy, writeNpy, npyPreamble } from './npy.mjs';
 export { PROTOCOL, REASONS, Answer, hello, guardStdout, answer, send, serve } from './protocol.mjs';
 export { CLAIMS, GRAPH_FORMS, CONSTANTS, parseOp, graphForm, runtimeInputs, modelBytes, cacheKey } from './onnx_model.mjs';
 export { ModelCache } from './model_cache.mjs';
+export { claims, isLegacy, isDivision, truncates, plan, leftToLibrary, legacyBShape, pdpdBShape, keptRank } from './lowering.mjs';
