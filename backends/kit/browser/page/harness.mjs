@@ -38,17 +38,18 @@ export async function webgpuInfo() {
   const { info } = adapter;
   return { api: 'webgpu', vendor: info.vendor, architecture: info.architecture,
     device: info.device, description: info.description,
-    fallback: info.isFallbackAdapter ?? adapter.isFallbackAdapter ?? null,
+    fallback: Boolean(info.isFallbackAdapter ?? adapter.isFallbackAdapter ?? false),
     features: [...adapter.features].sort() };
 }
 
-// The WebGL renderer string, as WEBGL_debug_renderer_info gives it.
+// The WebGL renderer string, as WEBGL_debug_renderer_info gives it, as the GPU's description
+// (backends/PROTOCOL.md section 9, item 20).
 export function webglInfo() {
   const gl = document.createElement('canvas').getContext('webgl2');
   if (!gl) throw new Error('no WebGL 2 context');
   const ext = gl.getExtension('WEBGL_debug_renderer_info');
-  return { api: 'webgl2', vendor: gl.getParameter(ext ? ext.UNMASKED_VENDOR_WEBGL : gl.VENDOR),
-    renderer: gl.getParameter(ext ? ext.UNMASKED_RENDERER_WEBGL : gl.RENDERER) };
+  return { api: 'webgl', vendor: gl.getParameter(ext ? ext.UNMASKED_VENDOR_WEBGL : gl.VENDOR),
+    description: gl.getParameter(ext ? ext.UNMASKED_RENDERER_WEBGL : gl.RENDERER) };
 }
 
 async function bytes(url) {
