@@ -7,6 +7,7 @@
 #include "backends/adapter_table.hpp"
 #include "core/op_table.hpp"
 #include "optimized/cpu_dispatch.hpp"
+#include "platform/gpu_facts.hpp"
 #include "platform/host_platform.hpp"
 #include "runner/backend_choice.hpp"
 #include "runner/platform_choice.hpp"
@@ -106,6 +107,7 @@ nlohmann::json backend_status(const std::string& name, std::string_view library,
                   {"backend", hello.name},
                   {"version", hello.version},
                   {"claimed_pairs", pairs}});
+        if (hello.gpu.present()) j["gpu"] = platform::describe(hello.gpu);
     } catch (const std::exception& e) {
         const std::string why = e.what();
         j.update({{"available", false}, {"why", why.substr(0, why.find('\n'))}});
@@ -141,7 +143,8 @@ int list_backends(bool as_json, const std::string& platform) {
         if (b["available"])
             std::cout << "available: " << b["backend"].get<std::string>() << " "
                       << b["version"].get<std::string>() << ", " << b["claimed_pairs"]
-                      << " (op version, type) pairs claimed\n";
+                      << " (op version, type) pairs claimed"
+                      << (b.contains("gpu") ? ", GPU " + b["gpu"].get<std::string>() : "") << "\n";
         else
             std::cout << "unavailable: " << b["why"].get<std::string>() << "\n"
                       << indent << "install: " << b["install"].get<std::string>() << "\n";
