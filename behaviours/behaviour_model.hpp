@@ -47,6 +47,16 @@ struct Model {
     // The same for products: the f32 product (rounded to nearest even) converted as cvttps2dq
     // does, INT32_MIN outside i32 (MNN's x86 i32 multiply).
     bool integer_multiplication_via_f32 = false;
+    // With either of the two above: the f32 result converted as JavaScript's ToInt32 does
+    // (TF.js reading an int32 tensor back from a float texture): truncated, then modulo 2^32,
+    // NaN and ±inf 0, where cvttps2dq gives INT32_MIN outside i32. Changes nothing alone.
+    bool f32_to_integer_wraps = false;
+    // Integer floor division as TF.js's webgl INT_DIV shader computes it on SwiftShader: operands
+    // held as f32 (a float texture), rounded to i32 as floor(v + 0.5) in f32 (outside i32
+    // INT32_MIN, as cvttps2dq), divided in i32 as SwiftShader guards it (a zero divisor becomes
+    // -1, INT32_MIN / -1 becomes -1 / -1), one subtracted when the f32 operands' signs differ and
+    // the remainder is not 0; the quotient through f32, read back as ToInt32.
+    bool integer_floor_division_of_rounded_f32 = false;
     // Integers computed in f32 (oneDNN): operands rounded to f32, the f32 result rounded to
     // nearest even and saturated to the largest f32 values inside the type's range.
     bool integers_computed_in_f32 = false;
@@ -71,6 +81,9 @@ struct Model {
     bool reciprocal_only_for_one_element_divisor = false;
     bool floor_for_trunc = false;
     bool trunc_for_floor = false;
+    // A / B = 1 wherever A == B (IEEE equality after subnormal_inputs_zero: 0/0, -0/0, inf/inf
+    // give 1, NaN/NaN does not): TF.js's webgl division shader, `if (a == b) return 1.0;`.
+    bool equal_operands_divide_to_one = false;
     // results
     bool results_rounded_toward_zero = false;  // f16/bf16: the f32 result truncated
     // f16/bf16: the f32 result rounded to nearest with ties away from zero (a conversion that
@@ -87,6 +100,9 @@ struct Model {
     // Tiny before rounding -> ±0: Arm's FZ, and a conversion that reads f32 subnormals as zero
     // (vcvtne2ps2bf16): a result that would round up to the smallest normal is flushed too.
     bool subnormal_results_flushed_before_rounding = false;
+    // Every output element +0 (all bits clear): a shader that failed to compile leaves its
+    // output buffer as allocated (onnxruntime-web's JSEP, f16 without shader-f16).
+    bool results_all_zero = false;
     friend bool operator==(const Model&, const Model&) = default;
 };
 
