@@ -42,6 +42,7 @@ constexpr NamedFlag kFlags[] = {
     {"integers_computed_in_f32", &Model::integers_computed_in_f32},
     {"integers_through_f32_and_i32", &Model::integers_through_f32_and_i32},
     {"integers_through_f32_clamped_to_i32", &Model::integers_through_f32_clamped_to_i32},
+    {"floor_quotient_from_f32_remainder", &Model::floor_quotient_from_f32_remainder},
     {"division_by_reciprocal", &Model::division_by_reciprocal},
     {"division_by_f32_reciprocal", &Model::division_by_f32_reciprocal},
     {"reciprocal_rounded_toward_zero", &Model::reciprocal_rounded_toward_zero},
@@ -60,7 +61,7 @@ constexpr NamedFlag kFlags[] = {
     {"subnormal_results_flushed", &Model::subnormal_results_flushed},
     {"subnormal_results_flushed_before_rounding",
      &Model::subnormal_results_flushed_before_rounding},
-    {"results_all_zero", &Model::results_all_zero},
+    {"f16_results_all_zero", &Model::f16_results_all_zero},
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -451,11 +452,22 @@ std::optional<T> computed_in_f32(T x, T y, bool multiply) {
 // AArch64's f32 arithmetic and fcvtzs: the f32 product or quotient (floored where the op
 // floors), truncated toward zero into i32 with saturation and NaN as 0, the i32 then wrapped
 // into T (the low bits, as a narrowing xtn keeps them).
+// TF.js webgpu's FLOOR_DIV (tf-backend-webgpu 4.22.0, binary_op_util.js): WGSL's f32 % is
+// exact on integral operands (SwiftShader's OpFRem is fmod), round() ties to even.
+float floor_quotient_from_remainder(float a, float b) {
+    const float remainder = std::fmod(a, b);
+    float q = (a - remainder) / b;
+    if (remainder != 0 && std::signbit(remainder) != std::signbit(b)) q = q - 1.0f;
+    return std::nearbyint(q);
+}
+
 template <class T>
-T through_f32_and_i32(T x, T y, bool multiply, core::IntegerRounding rounding, bool clamped) {
+T through_f32_and_i32(T x, T y, bool multiply, core::IntegerRounding rounding, bool clamped,
+                      bool from_remainder) {
     const float fx = static_cast<float>(x), fy = static_cast<float>(y);
     float r = multiply ? fx * fy : fx / fy;
-    if (!multiply && rounding == core::IntegerRounding::floor) r = std::floor(r);
+    if (!multiply && rounding == core::IntegerRounding::floor)
+        r = from_remainder ? floor_quotient_from_remainder(fx, fy) : std::floor(r);
     if (clamped && !std::isnan(r))
         r = std::clamp(r, -2147483648.0f, f32_bound(std::numeric_limits<std::int32_t>::max()));
     std::int32_t i = 0;
@@ -473,7 +485,8 @@ std::optional<T> integer_step(const Model& m, T x, T y, bool multiply,
                               core::IntegerRounding rounding) {
     if (m.integers_computed_in_f32) return computed_in_f32(x, y, multiply);
     if (m.integers_through_f32_and_i32 || m.integers_through_f32_clamped_to_i32)
-        return through_f32_and_i32(x, y, multiply, rounding, m.integers_through_f32_clamped_to_i32);
+        return through_f32_and_i32(x, y, multiply, rounding, m.integers_through_f32_clamped_to_i32,
+                                   m.floor_quotient_from_f32_remainder);
     if constexpr (sizeof(T) == 1) {
         if (multiply && m.products_through_i16_saturated) {
             const auto wide = static_cast<std::int16_t>(
@@ -587,7 +600,7 @@ void add_behaviour(Model& m, std::string_view name) {
 
 bool affects(const Model& m, core::ElementType type, bool multiply) {
     const bool floating = core::is_floating(type);
-    if (m.results_all_zero) return true;
+    if (m.f16_results_all_zero && type == core::ElementType::f16) return true;
     if (m.legacy_broadcast_read_as_numpy || m.pdpd_axis_unset_read_as_zero || m.pdpd_axis_ignored)
         return true;
     if ((m.constant_subnormals_and_negative_zero_lost || m.constants_clamped_to_bf16_range) &&
@@ -651,7 +664,7 @@ core::Tensor model_output(const Model& model, const core::PreparedCall& call, co
     const Constants constants{graph_form == "const-a" || graph_form == "const-ab",
                               graph_form == "const-b" || graph_form == "const-ab"};
     core::Tensor out = core::Tensor::zeros(call.type, call.plan.output);
-    if (m.results_all_zero) return out;  // all bits clear: +0 in every type
+    if (m.f16_results_all_zero && call.type == core::ElementType::f16) return out;  // bits 0: +0
     core::dispatch(call.type, [&](auto tag) {
         using T = typename decltype(tag)::type;
         if constexpr (!std::is_same_v<T, bool>) {

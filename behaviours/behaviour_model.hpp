@@ -67,6 +67,10 @@ struct Model {
     // The same, the f32 result first clamped to the f32 values inside i32 (at most 2147483520):
     // the other path the ARM kernels take for some shapes.
     bool integers_through_f32_clamped_to_i32 = false;
+    // With either of the two above: a floor quotient taken as TF.js webgpu's FLOOR_DIV shader
+    // does, r = a % b (exact in f32), q = (a - r) / b in f32, q - 1 where r and b have opposite
+    // signs, rounded to nearest even; not floor(a / b). Changes nothing alone.
+    bool floor_quotient_from_f32_remainder = false;
     bool division_by_reciprocal = false;      // A * (1/B), 1/B rounded in the element type
     bool division_by_f32_reciprocal = false;  // the same with 1/B in f32 (f16/bf16)
     // f16/bf16 under division_by_reciprocal: 1/B computed in f32 and rounded toward zero into
@@ -100,9 +104,10 @@ struct Model {
     // Tiny before rounding -> ±0: Arm's FZ, and a conversion that reads f32 subnormals as zero
     // (vcvtne2ps2bf16): a result that would round up to the smallest normal is flushed too.
     bool subnormal_results_flushed_before_rounding = false;
-    // Every output element +0 (all bits clear): a shader that failed to compile leaves its
-    // output buffer as allocated (onnxruntime-web's JSEP, f16 without shader-f16).
-    bool results_all_zero = false;
+    // f16: every output element +0 (all bits clear): a shader using f16 that failed to compile
+    // leaves its output buffer as allocated (onnxruntime-web's JSEP without shader-f16). Only
+    // f16, so that triage does not offer it for every wrong zero of other types.
+    bool f16_results_all_zero = false;
     friend bool operator==(const Model&, const Model&) = default;
 };
 

@@ -473,7 +473,7 @@ TEST(Behaviours, FoldedAndClampedConstants) {
 
 TEST(Behaviours, ResultsAllZeroAsJsepWithoutShaderF16) {
     // ort-web-2: f16 [1, 6, 3, 1] / [2, 3, 1, 4] gives the bits 0 0 0 0 (the spec: 0.5 2 3 0.25).
-    const auto m = model({"results_all_zero"});
+    const auto m = model({"f16_results_all_zero"});
     const std::vector<core::Half> a{core::half_from_double(1), core::half_from_double(6),
                                     core::half_from_double(3), core::half_from_double(1)};
     const std::vector<core::Half> b{core::half_from_double(2), core::half_from_double(3),
@@ -483,6 +483,8 @@ TEST(Behaviours, ResultsAllZeroAsJsepWithoutShaderF16) {
         EXPECT_EQ(v.bits, 0u);
     EXPECT_EQ(run<ElementType::f16>(m, "onnx.Mul-14", a, b).values<core::Half>()[1].bits, 0u);
     EXPECT_TRUE(behaviours::affects(m, ElementType::f16, true));
+    EXPECT_FALSE(behaviours::affects(m, ElementType::f32, true));
+    EXPECT_EQ(run<ElementType::f32>(m, "onnx.Mul-14", {2.0f}, {3.0f}).values<float>()[0], 6.0f);
 }
 
 TEST(Behaviours, EqualOperandsDivideToOneAsTfjsWebgl) {
@@ -548,6 +550,23 @@ TEST(Behaviours, IntegerProductsClampedAsWgslConvertsAsTfjsWebgpu) {
     const auto values = p.values<std::int32_t>();
     EXPECT_EQ(std::vector<std::int32_t>(values.begin(), values.end()),
               (std::vector<std::int32_t>{2147483520, 2147483520, 2147483520, -2147483647 - 1}));
+}
+
+TEST(Behaviours, FloorQuotientFromF32RemainderAsTfjsWebgpu) {
+    // tfjs-3 (seed 2): 73288700 // -5 gives -14657742 (spec -14657740). 73288700 is 73288704 in
+    // f32; 73288704 % -5 = 4; 73288704 - 4 rounds back to 73288704; / -5 = -14657740.8, f32
+    // -14657741; 4 and -5 differ in sign: -14657742. floor(a / b) would give -14657741.
+    // 2147483647 // 1 = 2^31, clamped to 2147483520; -7 // 2 = -4; 7 // 2 = 3.
+    const auto m =
+        model({"integers_through_f32_clamped_to_i32", "floor_quotient_from_f32_remainder"});
+    const core::AttributeMap floor{{"m_pythondiv", "true"}};
+    const auto q = run<ElementType::i32>(m, "openvino.Divide-1", {73288700, 2147483647, -7, 7},
+                                         {-5, 1, 2, 2}, floor);
+    const auto values = q.values<std::int32_t>();
+    EXPECT_EQ(std::vector<std::int32_t>(values.begin(), values.end()),
+              (std::vector<std::int32_t>{-14657742, 2147483520, -4, 3}));
+    EXPECT_FALSE(
+        behaviours::affects(model({"floor_quotient_from_f32_remainder"}), ElementType::i32, false));
 }
 
 TEST(Behaviours, UnknownNameIsAnInputError) {
