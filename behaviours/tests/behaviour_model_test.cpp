@@ -565,6 +565,11 @@ TEST(Behaviours, FloorQuotientFromF32RemainderAsTfjsWebgpu) {
     const auto values = q.values<std::int32_t>();
     EXPECT_EQ(std::vector<std::int32_t>(values.begin(), values.end()),
               (std::vector<std::int32_t>{-14657742, 2147483520, -4, 3}));
+    // 16777227 is 16777228 in f32, % 3 = 1, 16777228 - 1 rounds back to 16777228 (a tie, to
+    // even), / 3 = 5592409.33, f32 5592409.5, rounded to even 5592410 (spec 5592409).
+    EXPECT_EQ(run<ElementType::i32>(m, "openvino.Divide-1", {16777227}, {3}, floor)
+                  .values<std::int32_t>()[0],
+              5592410);
     EXPECT_FALSE(
         behaviours::affects(model({"floor_quotient_from_f32_remainder"}), ElementType::i32, false));
 }
