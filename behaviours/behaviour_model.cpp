@@ -37,9 +37,12 @@ constexpr NamedFlag kFlags[] = {
     {"computed_in_i32", &Model::computed_in_i32},
     {"integer_division_via_f32", &Model::integer_division_via_f32},
     {"integer_multiplication_via_f32", &Model::integer_multiplication_via_f32},
+    {"f32_to_integer_wraps", &Model::f32_to_integer_wraps},
+    {"integer_floor_division_of_rounded_f32", &Model::integer_floor_division_of_rounded_f32},
     {"integers_computed_in_f32", &Model::integers_computed_in_f32},
     {"integers_through_f32_and_i32", &Model::integers_through_f32_and_i32},
     {"integers_through_f32_clamped_to_i32", &Model::integers_through_f32_clamped_to_i32},
+    {"floor_quotient_from_f32_remainder", &Model::floor_quotient_from_f32_remainder},
     {"division_by_reciprocal", &Model::division_by_reciprocal},
     {"division_by_f32_reciprocal", &Model::division_by_f32_reciprocal},
     {"reciprocal_rounded_toward_zero", &Model::reciprocal_rounded_toward_zero},
@@ -47,6 +50,7 @@ constexpr NamedFlag kFlags[] = {
     {"reciprocal_only_for_one_element_divisor", &Model::reciprocal_only_for_one_element_divisor},
     {"floor_for_trunc", &Model::floor_for_trunc},
     {"trunc_for_floor", &Model::trunc_for_floor},
+    {"equal_operands_divide_to_one", &Model::equal_operands_divide_to_one},
     {"results_rounded_toward_zero", &Model::results_rounded_toward_zero},
     {"results_rounded_ties_away", &Model::results_rounded_ties_away},
     {"integer_results_saturated", &Model::integer_results_saturated},
@@ -57,6 +61,7 @@ constexpr NamedFlag kFlags[] = {
     {"subnormal_results_flushed", &Model::subnormal_results_flushed},
     {"subnormal_results_flushed_before_rounding",
      &Model::subnormal_results_flushed_before_rounding},
+    {"f16_results_all_zero", &Model::f16_results_all_zero},
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -324,6 +329,8 @@ T model_float(const Model& m, T x, T y, bool multiply) {
         x = flush(x);
         y = flush(y);
     }
+    if (m.equal_operands_divide_to_one && !multiply && Float<T>::wide(x) == Float<T>::wide(y))
+        return Float<T>::nearest(1.0);
     T r = compute(m, x, y, multiply);
     if (m.infinities_clamped) r = saturate_infinity(r);
     if (m.subnormal_results_flushed && !std::isnan(Float<T>::wide(r)) &&
@@ -359,21 +366,66 @@ T saturated_product(T x, T y) {
     return negative ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max();
 }
 
-// An f32 product or quotient converted back as cvttps2dq does: truncated (after floor where the
-// op floors), and INT32_MIN for a value outside i32 (the "integer indefinite"), then wrapped
-// into T.
+// ECMAScript's ToInt32 (section 7.1.6): NaN and ±inf 0, else truncated and taken modulo 2^32.
+std::int32_t to_int32_as_javascript(double v) {
+    if (!std::isfinite(v)) return 0;
+    double low = std::fmod(std::trunc(v), 4294967296.0);
+    if (low < 0) low += 4294967296.0;
+    return static_cast<std::int32_t>(static_cast<std::uint32_t>(low));
+}
+
+// cvttps2dq (and SwiftShader's f32 -> i32 conversion on x86): truncated, INT32_MIN outside i32
+// and for NaN (the "integer indefinite").
+std::int32_t to_int32_or_indefinite(float v) {
+    if (v >= -2147483648.0f && v < 2147483648.0f) return static_cast<std::int32_t>(v);
+    return std::numeric_limits<std::int32_t>::min();
+}
+
 template <class T>
-T via_f32(T x, T y, bool multiply, core::IntegerRounding rounding) {
+T widened(std::int32_t i) {
+    return static_cast<T>(static_cast<std::make_unsigned_t<T>>(static_cast<std::int64_t>(i)));
+}
+
+// An f32 product or quotient converted back as cvttps2dq does: truncated (after floor where the
+// op floors), and INT32_MIN for a value outside i32 (the "integer indefinite"), or as ToInt32
+// does under f32_to_integer_wraps; then wrapped into T.
+template <class T>
+T via_f32(T x, T y, bool multiply, core::IntegerRounding rounding, bool wraps) {
     const float fx = static_cast<float>(x), fy = static_cast<float>(y);
     float q = multiply ? fx * fy : fx / fy;
     if (rounding == core::IntegerRounding::floor) q = std::floor(q);
     q = std::trunc(q);
-    std::int64_t wide = std::numeric_limits<std::int32_t>::min();
-    if (q >= -2147483648.0f && q < 2147483648.0f) wide = static_cast<std::int64_t>(q);
+    if (wraps) return widened<T>(to_int32_as_javascript(q));
     if constexpr (sizeof(T) == 8 && std::is_unsigned_v<T>) {
         if (q >= 0 && q < 18446744073709551616.0f) return static_cast<T>(q);
     }
-    return static_cast<T>(static_cast<std::make_unsigned_t<T>>(wide));
+    return widened<T>(to_int32_or_indefinite(q));
+}
+
+// i32 arithmetic as a shader's wraps (no undefined overflow).
+std::int32_t wrapping(std::int64_t v) {
+    return static_cast<std::int32_t>(static_cast<std::uint32_t>(static_cast<std::uint64_t>(v)));
+}
+
+// TF.js's webgl INT_DIV and idiv (tf.min.js 4.22.0) on SwiftShader: round(v) is
+// int(floor(v + 0.5)); SwiftShader's OpSDiv turns INT32_MIN / -1 into -1 / -1 to avoid the trap;
+// imod(a, b) = a - b * (a / b); the quotient is lowered by one when sign(a) * sign(b) < 0 on the
+// f32 operands and the remainder is not 0. The f32 result is read back as ToInt32.
+template <class T>
+std::optional<T> webgl_floor_division(T x, T y) {
+    if (y == 0) return std::nullopt;  // the shader's NaN; the spec's x / 0 is never compared
+    const float fa = static_cast<float>(x), fb = static_cast<float>(y);
+    const auto round = [](float v) { return to_int32_or_indefinite(std::floor(v + 0.5f)); };
+    const std::int32_t ia = round(fa), ib = round(fb);
+    const auto divide = [](std::int32_t a, std::int32_t b) {
+        if (a == std::numeric_limits<std::int32_t>::min() && b == -1) a = -1;
+        return a / b;
+    };
+    std::int32_t q = divide(ia, ib);
+    const std::int32_t remainder = wrapping(std::int64_t{ia} - std::int64_t{ib} * q);
+    const float sign = (fa > 0 ? 1.0f : fa < 0 ? -1.0f : 0.0f) * (fb > 0 ? 1.0f : -1.0f);
+    if (sign < 0 && remainder != 0) q = wrapping(std::int64_t{q} - 1);
+    return widened<T>(to_int32_as_javascript(static_cast<float>(q)));
 }
 
 // The largest f32 at most max(T) (2147483520 for i32), and likewise for the minimum.
@@ -400,11 +452,22 @@ std::optional<T> computed_in_f32(T x, T y, bool multiply) {
 // AArch64's f32 arithmetic and fcvtzs: the f32 product or quotient (floored where the op
 // floors), truncated toward zero into i32 with saturation and NaN as 0, the i32 then wrapped
 // into T (the low bits, as a narrowing xtn keeps them).
+// TF.js webgpu's FLOOR_DIV (tf-backend-webgpu 4.22.0, binary_op_util.js): WGSL's f32 % is
+// exact on integral operands (SwiftShader's OpFRem is fmod), round() ties to even.
+float floor_quotient_from_remainder(float a, float b) {
+    const float remainder = std::fmod(a, b);
+    float q = (a - remainder) / b;
+    if (remainder != 0 && std::signbit(remainder) != std::signbit(b)) q = q - 1.0f;
+    return std::nearbyint(q);
+}
+
 template <class T>
-T through_f32_and_i32(T x, T y, bool multiply, core::IntegerRounding rounding, bool clamped) {
+T through_f32_and_i32(T x, T y, bool multiply, core::IntegerRounding rounding, bool clamped,
+                      bool from_remainder) {
     const float fx = static_cast<float>(x), fy = static_cast<float>(y);
     float r = multiply ? fx * fy : fx / fy;
-    if (!multiply && rounding == core::IntegerRounding::floor) r = std::floor(r);
+    if (!multiply && rounding == core::IntegerRounding::floor)
+        r = from_remainder ? floor_quotient_from_remainder(fx, fy) : std::floor(r);
     if (clamped && !std::isnan(r))
         r = std::clamp(r, -2147483648.0f, f32_bound(std::numeric_limits<std::int32_t>::max()));
     std::int32_t i = 0;
@@ -414,7 +477,7 @@ T through_f32_and_i32(T x, T y, bool multiply, core::IntegerRounding rounding, b
         i = std::numeric_limits<std::int32_t>::min();
     else if (!std::isnan(r))
         i = static_cast<std::int32_t>(r);  // truncates toward zero, inside i32's range here
-    return static_cast<T>(static_cast<std::make_unsigned_t<T>>(static_cast<std::int64_t>(i)));
+    return widened<T>(i);
 }
 
 template <class T>
@@ -422,7 +485,8 @@ std::optional<T> integer_step(const Model& m, T x, T y, bool multiply,
                               core::IntegerRounding rounding) {
     if (m.integers_computed_in_f32) return computed_in_f32(x, y, multiply);
     if (m.integers_through_f32_and_i32 || m.integers_through_f32_clamped_to_i32)
-        return through_f32_and_i32(x, y, multiply, rounding, m.integers_through_f32_clamped_to_i32);
+        return through_f32_and_i32(x, y, multiply, rounding, m.integers_through_f32_clamped_to_i32,
+                                   m.floor_quotient_from_f32_remainder);
     if constexpr (sizeof(T) == 1) {
         if (multiply && m.products_through_i16_saturated) {
             const auto wide = static_cast<std::int16_t>(
@@ -431,12 +495,15 @@ std::optional<T> integer_step(const Model& m, T x, T y, bool multiply,
                                    std::numeric_limits<T>::max());
         }
     }
-    if (multiply && m.integer_multiplication_via_f32) return via_f32(x, y, true, rounding);
+    if (multiply && m.integer_multiplication_via_f32)
+        return via_f32(x, y, true, rounding, m.f32_to_integer_wraps);
     if (multiply)
         return m.integer_results_saturated ? saturated_product(x, y) : reference::multiply(x, y);
     // Through f32 a zero divisor (one that became 0 in a narrower type) gives ±inf or NaN, which
     // converts to the integer indefinite; the spec's own x / 0 is never compared.
-    if (m.integer_division_via_f32) return via_f32(x, y, false, rounding);
+    if (m.integer_division_via_f32) return via_f32(x, y, false, rounding, m.f32_to_integer_wraps);
+    if (m.integer_floor_division_of_rounded_f32 && rounding == core::IntegerRounding::floor)
+        return webgl_floor_division(x, y);
     if (y == 0) return std::nullopt;
     if constexpr (std::is_signed_v<T>) {
         if (m.integer_results_saturated && x == std::numeric_limits<T>::min() && y == T(-1))
@@ -533,6 +600,7 @@ void add_behaviour(Model& m, std::string_view name) {
 
 bool affects(const Model& m, core::ElementType type, bool multiply) {
     const bool floating = core::is_floating(type);
+    if (m.f16_results_all_zero && type == core::ElementType::f16) return true;
     if (m.legacy_broadcast_read_as_numpy || m.pdpd_axis_unset_read_as_zero || m.pdpd_axis_ignored)
         return true;
     if ((m.constant_subnormals_and_negative_zero_lost || m.constants_clamped_to_bf16_range) &&
@@ -547,6 +615,7 @@ bool affects(const Model& m, core::ElementType type, bool multiply) {
         return m.subnormal_inputs_zero || m.subnormal_results_flushed ||
                m.nan_results_negative_infinity || m.negative_zero_results_lost ||
                m.subnormal_results_flushed_before_rounding || m.infinities_clamped ||
+               (m.equal_operands_divide_to_one && !multiply) ||
                (m.computed_in_f32 && type == core::ElementType::f64) ||
                ((m.computed_in_f16 || m.computed_in_bf16) && type == core::ElementType::f32) ||
                (!multiply && (m.division_by_reciprocal ||
@@ -558,7 +627,8 @@ bool affects(const Model& m, core::ElementType type, bool multiply) {
            m.integers_through_f32_and_i32 || m.integers_through_f32_clamped_to_i32 ||
            (m.products_through_i16_saturated && multiply && core::byte_size(type) == 1) ||
            (m.integer_multiplication_via_f32 && multiply) || (m.computed_in_i32 && wide_int) ||
-           (!multiply && (m.integer_division_via_f32 || m.floor_for_trunc || m.trunc_for_floor));
+           (!multiply && (m.integer_division_via_f32 || m.integer_floor_division_of_rounded_f32 ||
+                          m.floor_for_trunc || m.trunc_for_floor));
 }
 
 core::PreparedCall modelled_call(const Model& m, const core::OpVersion& op,
@@ -594,6 +664,7 @@ core::Tensor model_output(const Model& model, const core::PreparedCall& call, co
     const Constants constants{graph_form == "const-a" || graph_form == "const-ab",
                               graph_form == "const-b" || graph_form == "const-ab"};
     core::Tensor out = core::Tensor::zeros(call.type, call.plan.output);
+    if (m.f16_results_all_zero && call.type == core::ElementType::f16) return out;  // bits 0: +0
     core::dispatch(call.type, [&](auto tag) {
         using T = typename decltype(tag)::type;
         if constexpr (!std::is_same_v<T, bool>) {

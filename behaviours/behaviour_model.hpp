@@ -47,6 +47,16 @@ struct Model {
     // The same for products: the f32 product (rounded to nearest even) converted as cvttps2dq
     // does, INT32_MIN outside i32 (MNN's x86 i32 multiply).
     bool integer_multiplication_via_f32 = false;
+    // With either of the two above: the f32 result converted as JavaScript's ToInt32 does
+    // (TF.js reading an int32 tensor back from a float texture): truncated, then modulo 2^32,
+    // NaN and ±inf 0, where cvttps2dq gives INT32_MIN outside i32. Changes nothing alone.
+    bool f32_to_integer_wraps = false;
+    // Integer floor division as TF.js's webgl INT_DIV shader computes it on SwiftShader: operands
+    // held as f32 (a float texture), rounded to i32 as floor(v + 0.5) in f32 (outside i32
+    // INT32_MIN, as cvttps2dq), divided in i32 as SwiftShader guards it (a zero divisor becomes
+    // -1, INT32_MIN / -1 becomes -1 / -1), one subtracted when the f32 operands' signs differ and
+    // the remainder is not 0; the quotient through f32, read back as ToInt32.
+    bool integer_floor_division_of_rounded_f32 = false;
     // Integers computed in f32 (oneDNN): operands rounded to f32, the f32 result rounded to
     // nearest even and saturated to the largest f32 values inside the type's range.
     bool integers_computed_in_f32 = false;
@@ -57,6 +67,10 @@ struct Model {
     // The same, the f32 result first clamped to the f32 values inside i32 (at most 2147483520):
     // the other path the ARM kernels take for some shapes.
     bool integers_through_f32_clamped_to_i32 = false;
+    // With either of the two above: a floor quotient taken as TF.js webgpu's FLOOR_DIV shader
+    // does, r = a % b (exact in f32), q = (a - r) / b in f32, q - 1 where r and b have opposite
+    // signs, rounded to nearest even; not floor(a / b). Changes nothing alone.
+    bool floor_quotient_from_f32_remainder = false;
     bool division_by_reciprocal = false;      // A * (1/B), 1/B rounded in the element type
     bool division_by_f32_reciprocal = false;  // the same with 1/B in f32 (f16/bf16)
     // f16/bf16 under division_by_reciprocal: 1/B computed in f32 and rounded toward zero into
@@ -71,6 +85,9 @@ struct Model {
     bool reciprocal_only_for_one_element_divisor = false;
     bool floor_for_trunc = false;
     bool trunc_for_floor = false;
+    // A / B = 1 wherever A == B (IEEE equality after subnormal_inputs_zero: 0/0, -0/0, inf/inf
+    // give 1, NaN/NaN does not): TF.js's webgl division shader, `if (a == b) return 1.0;`.
+    bool equal_operands_divide_to_one = false;
     // results
     bool results_rounded_toward_zero = false;  // f16/bf16: the f32 result truncated
     // f16/bf16: the f32 result rounded to nearest with ties away from zero (a conversion that
@@ -87,6 +104,10 @@ struct Model {
     // Tiny before rounding -> ±0: Arm's FZ, and a conversion that reads f32 subnormals as zero
     // (vcvtne2ps2bf16): a result that would round up to the smallest normal is flushed too.
     bool subnormal_results_flushed_before_rounding = false;
+    // f16: every output element +0 (all bits clear): a shader using f16 that failed to compile
+    // leaves its output buffer as allocated (onnxruntime-web's JSEP without shader-f16). Only
+    // f16, so that triage does not offer it for every wrong zero of other types.
+    bool f16_results_all_zero = false;
     friend bool operator==(const Model&, const Model&) = default;
 };
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/half_float.hpp"
 #include "core/op_table.hpp"
 
 namespace {
@@ -468,6 +469,109 @@ TEST(Behaviours, FoldedAndClampedConstants) {
     const core::PreparedCall c3 = core::prepare_call(mul, {}, tiny, one_m);
     EXPECT_EQ(f32_bits(behaviours::model_output(folded, c3, tiny, one_m, "const-ab"))[0],
               0x00000000u);
+}
+
+TEST(Behaviours, ResultsAllZeroAsJsepWithoutShaderF16) {
+    // ort-web-2: f16 [1, 6, 3, 1] / [2, 3, 1, 4] gives the bits 0 0 0 0 (the spec: 0.5 2 3 0.25).
+    const auto m = model({"f16_results_all_zero"});
+    const std::vector<core::Half> a{core::half_from_double(1), core::half_from_double(6),
+                                    core::half_from_double(3), core::half_from_double(1)};
+    const std::vector<core::Half> b{core::half_from_double(2), core::half_from_double(3),
+                                    core::half_from_double(1), core::half_from_double(4)};
+    const auto q = run<ElementType::f16>(m, "onnx.Div-14", a, b);
+    for (core::Half v : q.values<core::Half>())
+        EXPECT_EQ(v.bits, 0u);
+    EXPECT_EQ(run<ElementType::f16>(m, "onnx.Mul-14", a, b).values<core::Half>()[1].bits, 0u);
+    EXPECT_TRUE(behaviours::affects(m, ElementType::f16, true));
+    EXPECT_FALSE(behaviours::affects(m, ElementType::f32, true));
+    EXPECT_EQ(run<ElementType::f32>(m, "onnx.Mul-14", {2.0f}, {3.0f}).values<float>()[0], 6.0f);
+}
+
+TEST(Behaviours, EqualOperandsDivideToOneAsTfjsWebgl) {
+    // tfjs-2: 0/0, -0/0, inf/inf give 1; with subnormals read as zero 1e-45/0 and 0/-1e-45 give 1
+    // too; NaN/NaN stays NaN (NaN != NaN); 6/3 = 2 as the spec says.
+    const float inf = INFINITY, nan = NAN, tiny = f32(0x00000001u);
+    const auto m = model({"equal_operands_divide_to_one", "subnormal_inputs_zero"});
+    const auto q =
+        run<ElementType::f32>(m, "onnx.Div-14", {0.0f, -0.0f, inf, tiny, 0.0f, nan, 6.0f},
+                              {0.0f, 0.0f, inf, 0.0f, -tiny, nan, 3.0f});
+    EXPECT_EQ(f32_bits(q),
+              (std::vector<std::uint32_t>{0x3f800000u, 0x3f800000u, 0x3f800000u, 0x3f800000u,
+                                          0x3f800000u, 0x7fc00000u, 0x40000000u}));
+    // Without subnormal_inputs_zero 1e-45 != 0: 1e-45 / 0 = inf.
+    const auto alone = model({"equal_operands_divide_to_one"});
+    EXPECT_EQ(run<ElementType::f32>(alone, "onnx.Div-14", {tiny}, {0.0f}).values<float>()[0], inf);
+    EXPECT_FALSE(behaviours::affects(alone, ElementType::f32, true));
+    EXPECT_FALSE(behaviours::affects(alone, ElementType::i32, false));
+}
+
+TEST(Behaviours, IntegerProductsThroughF32WrappedAsTfjsWebgl) {
+    // tfjs-2: 2147483647 x 1 = 2^31 in f32, ToInt32 -2147483648; 204561830 rounds to 204561824 in
+    // f32, x 12136 = 2482562400256 (f32 exact), modulo 2^32 71303168 (exact wrap: 71271792);
+    // 2147483647^2 = 2^62 in f32, modulo 2^32 0 (cvttps2dq would give INT32_MIN).
+    const auto m = model({"integer_multiplication_via_f32", "f32_to_integer_wraps"});
+    const auto p = run<ElementType::i32>(m, "onnx.Mul-14", {2147483647, 204561830, 2147483647, -3},
+                                         {1, 12136, 2147483647, 5});
+    const auto values = p.values<std::int32_t>();
+    EXPECT_EQ(std::vector<std::int32_t>(values.begin(), values.end()),
+              (std::vector<std::int32_t>{-2147483647 - 1, 71303168, 0, -15}));
+    // A modifier: nothing alone.
+    EXPECT_FALSE(behaviours::affects(model({"f32_to_integer_wraps"}), ElementType::i32, true));
+}
+
+TEST(Behaviours, IntegerFloorDivisionAsTfjsWebglIntDiv) {
+    // tfjs-2 (openvino.Divide-1 i32 floor): 2147483647 is 2^31 in f32, int() of it INT32_MIN, so
+    // 2147483647 // 2 = -1073741824 and // 3 = INT32_MIN / 3 truncated, -715827882, whose f32 is
+    // -715827904 (no floor step: the f32 signs agree); INT32_MIN // -1 is -1 / -1 = 1 on
+    // SwiftShader; 2147483647 // -1: 1, remainder INT32_MIN + 1, signs differ, 0. -7 // 2 = -4.
+    const auto m = model({"integer_floor_division_of_rounded_f32"});
+    const core::AttributeMap floor{{"m_pythondiv", "true"}};
+    const auto q = run<ElementType::i32>(m, "openvino.Divide-1",
+                                         {2147483647, 2147483647, -2147483647 - 1, 2147483647, -7},
+                                         {2, 3, -1, -1, 2}, floor);
+    const auto values = q.values<std::int32_t>();
+    EXPECT_EQ(std::vector<std::int32_t>(values.begin(), values.end()),
+              (std::vector<std::int32_t>{-1073741824, -715827904, 1, 0, -4}));
+    // Odd integers in [2^23, 2^24): v + 0.5 is a tie in f32, rounded to even: 8388609 reads as
+    // 8388610 (8388609 // 1 = 8388610).
+    EXPECT_EQ(run<ElementType::i32>(m, "openvino.Divide-1", {8388609}, {1}, floor)
+                  .values<std::int32_t>()[0],
+              8388610);
+    EXPECT_FALSE(behaviours::affects(m, ElementType::i32, true));
+}
+
+TEST(Behaviours, IntegerProductsClampedAsWgslConvertsAsTfjsWebgpu) {
+    // tfjs-3: 2147483647 x 1, 65536 x 65536 and 204561830 x 12136 all give 2147483520, the
+    // largest f32 below 2^31 (WGSL's f32 -> i32 clamps to [-2^31, 2^31 - 128]); -65536 x 65536
+    // = -2^32 clamps to -2^31.
+    const auto m = model({"integers_through_f32_clamped_to_i32"});
+    const auto p = run<ElementType::i32>(m, "onnx.Mul-14", {2147483647, 65536, 204561830, -65536},
+                                         {1, 65536, 12136, 65536});
+    const auto values = p.values<std::int32_t>();
+    EXPECT_EQ(std::vector<std::int32_t>(values.begin(), values.end()),
+              (std::vector<std::int32_t>{2147483520, 2147483520, 2147483520, -2147483647 - 1}));
+}
+
+TEST(Behaviours, FloorQuotientFromF32RemainderAsTfjsWebgpu) {
+    // tfjs-3 (seed 2): 73288700 // -5 gives -14657742 (spec -14657740). 73288700 is 73288704 in
+    // f32; 73288704 % -5 = 4; 73288704 - 4 rounds back to 73288704; / -5 = -14657740.8, f32
+    // -14657741; 4 and -5 differ in sign: -14657742. floor(a / b) would give -14657741.
+    // 2147483647 // 1 = 2^31, clamped to 2147483520; -7 // 2 = -4; 7 // 2 = 3.
+    const auto m =
+        model({"integers_through_f32_clamped_to_i32", "floor_quotient_from_f32_remainder"});
+    const core::AttributeMap floor{{"m_pythondiv", "true"}};
+    const auto q = run<ElementType::i32>(m, "openvino.Divide-1", {73288700, 2147483647, -7, 7},
+                                         {-5, 1, 2, 2}, floor);
+    const auto values = q.values<std::int32_t>();
+    EXPECT_EQ(std::vector<std::int32_t>(values.begin(), values.end()),
+              (std::vector<std::int32_t>{-14657742, 2147483520, -4, 3}));
+    // 16777227 is 16777228 in f32, % 3 = 1, 16777228 - 1 rounds back to 16777228 (a tie, to
+    // even), / 3 = 5592409.33, f32 5592409.5, rounded to even 5592410 (spec 5592409).
+    EXPECT_EQ(run<ElementType::i32>(m, "openvino.Divide-1", {16777227}, {3}, floor)
+                  .values<std::int32_t>()[0],
+              5592410);
+    EXPECT_FALSE(
+        behaviours::affects(model({"floor_quotient_from_f32_remainder"}), ElementType::i32, false));
 }
 
 TEST(Behaviours, UnknownNameIsAnInputError) {
