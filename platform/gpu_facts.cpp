@@ -7,11 +7,11 @@ namespace platform {
 
 namespace {
 
-std::string lower(std::string_view text) {
-    std::string out(text);
-    std::transform(out.begin(), out.end(), out.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return out;
+bool contains_ignoring_case(std::string_view text, std::string_view part) {
+    const auto same = [](unsigned char x, unsigned char y) {
+        return std::tolower(x) == std::tolower(y);
+    };
+    return std::search(text.begin(), text.end(), part.begin(), part.end(), same) != text.end();
 }
 
 }  // namespace
@@ -22,9 +22,8 @@ bool GpuFacts::has(std::string_view feature) const {
 
 bool GpuFacts::named(std::string_view name) const {
     if (!present() || name.empty()) return false;
-    const std::string wanted = lower(name);
     for (const std::string* text : {&vendor, &architecture, &device, &description})
-        if (lower(*text).find(wanted) != std::string::npos) return true;
+        if (contains_ignoring_case(*text, name)) return true;
     return false;
 }
 
