@@ -201,6 +201,7 @@ std::string to_line(const Hello& h) {
     if (h.input_region) j["input_region"] = true;
     if (h.compile) j["compile"] = compile_json(*h.compile);
     if (h.gpu.present()) j["gpu"] = gpu_json(h.gpu);
+    if (!h.build.empty()) j["build"] = h.build;
     return j.dump();
 }
 
@@ -270,6 +271,7 @@ Hello parse_hello(std::string_view line) {
     if (j.contains("input_region")) h.input_region = bool_field(j, "input_region");
     if (j.contains("compile")) h.compile = compile_info(j["compile"]);
     if (j.contains("gpu")) h.gpu = gpu_facts(j["gpu"]);
+    if (j.contains("build")) h.build = string_field(j, "build");
     return h;
 }
 

@@ -52,6 +52,7 @@ struct Hello {
     bool input_region = false;
     std::optional<CompileInfo> compile{};
     platform::GpuFacts gpu{};  // the GPU its code runs on (PROTOCOL.md section 9, item 20)
+    std::string build{};       // which build of the library runs (PROTOCOL.md section 9, item 21)
 
     bool claims(std::string_view op_id) const;
     bool claims(std::string_view op_id, core::ElementType t) const;

@@ -31,6 +31,16 @@ TEST(HelloGpu, FactsAreReadSortedAndWrittenBack) {
     EXPECT_EQ(backends::to_line(backends::parse_hello(kHead + "}")).find("gpu"), std::string::npos);
 }
 
+// PROTOCOL.md section 9, item 21: the library's build, kept as the hello says it.
+TEST(HelloBuild, IsReadAndWrittenBack) {
+    const backends::Hello h =
+        backends::parse_hello(kHead + R"j(, "build": "ort.min.mjs (wasm EP; SIMD, 1 thread)"})j");
+    EXPECT_EQ(h.build, "ort.min.mjs (wasm EP; SIMD, 1 thread)");
+    EXPECT_EQ(backends::parse_hello(backends::to_line(h)).build, h.build);
+    EXPECT_NE(error_of(kHead + R"(, "build": 1})").find("\"build\" is not a string"),
+              std::string::npos);
+}
+
 TEST(HelloGpu, MalformedFactsAreProtocolErrors) {
     EXPECT_NE(error_of(kHead + R"(, "gpu": "swiftshader"})").find("\"gpu\" is not an object"),
               std::string::npos);

@@ -35,6 +35,9 @@ export async function setup({ ep }) {
   if (ep === 'wasm') {
     hello.wasm = { simd: ort.env.wasm.simd !== false, threads: ort.env.wasm.numThreads,
       file: 'ort-wasm-simd-threaded.wasm', cross_origin_isolated: self.crossOriginIsolated };
+    // The run line keeps `build` (backends/PROTOCOL.md section 9, item 21), not `wasm`.
+    hello.build += `; ${hello.wasm.file}, SIMD ${hello.wasm.simd ? 'on' : 'off'}, ` +
+      `${hello.wasm.threads} thread(s)${hello.wasm.cross_origin_isolated ? '' : ', not cross-origin isolated'}`;
   } else {
     hello.gpu = await webgpuInfo();
   }
