@@ -114,6 +114,17 @@ void read_scope(Entry& e, const std::string& source, const toml::table& t,
         }
 }
 
+// The feature names of a condition key; `refusal(key, name)` says what is wrong with one, or "".
+template <class Refusal>
+void read_features(std::vector<std::string>& out, const std::string& source, const toml::table& t,
+                   const std::string& key, Refusal refusal) {
+    const toml::node* n = t.get(key);
+    if (!n) return;
+    out = strings_of(source, *n, key.c_str());
+    for (const std::string& f : out)
+        if (const std::string why = refusal(key, f); !why.empty()) fail(source, *n, why);
+}
+
 // GPU feature names are the API's own (WebGPU's, OpenCL's extensions), an open set: only an
 // empty name is refused.
 void read_gpu_condition(Entry& e, const std::string& source, const toml::table& t) {
@@ -121,27 +132,19 @@ void read_gpu_condition(Entry& e, const std::string& source, const toml::table& 
         e.condition.gpu = text_of(source, *n, "gpu");
         if (e.condition.gpu.empty()) fail(source, *n, "gpu names no GPU");
     }
-    for (const char* key : {"gpu_has", "gpu_lacks"}) {
-        const toml::node* n = t.get(key);
-        if (!n) continue;
-        auto& list =
-            std::string_view(key) == "gpu_has" ? e.condition.gpu_has : e.condition.gpu_lacks;
-        list = strings_of(source, *n, key);
-        for (const std::string& f : list)
-            if (f.empty()) fail(source, *n, std::string(key) + " holds an empty feature name");
-    }
+    const auto refuse_empty = [](const std::string& key, const std::string& f) {
+        return f.empty() ? key + " holds an empty feature name" : std::string();
+    };
+    read_features(e.condition.gpu_has, source, t, "gpu_has", refuse_empty);
+    read_features(e.condition.gpu_lacks, source, t, "gpu_lacks", refuse_empty);
 }
 
 void read_condition(Entry& e, const std::string& source, const toml::table& t) {
-    for (const char* key : {"cpu_has", "cpu_lacks"}) {
-        const toml::node* n = t.get(key);
-        if (!n) continue;
-        auto& list =
-            std::string_view(key) == "cpu_has" ? e.condition.cpu_has : e.condition.cpu_lacks;
-        list = strings_of(source, *n, key);
-        for (const std::string& f : list)
-            if (!platform::is_known_feature(f)) fail(source, *n, "unknown CPU feature '" + f + "'");
-    }
+    const auto refuse_unknown = [](const std::string&, const std::string& f) {
+        return platform::is_known_feature(f) ? std::string() : "unknown CPU feature '" + f + "'";
+    };
+    read_features(e.condition.cpu_has, source, t, "cpu_has", refuse_unknown);
+    read_features(e.condition.cpu_lacks, source, t, "cpu_lacks", refuse_unknown);
     if (const toml::node* n = t.get("arch")) {
         e.condition.arch = text_of(source, *n, "arch");
         if (e.condition.arch != "x86_64" && e.condition.arch != "aarch64")
