@@ -189,6 +189,10 @@ TEST(Profile, ConditionOnTheGpuTheHelloNames) {
     host.gpu.architecture = "nvidia-ampere";
     host.gpu.vendor = "nvidia";
     EXPECT_FALSE(c.holds(host));
+    // A CPU backend lacks every GPU feature, yet a GPU condition is not about it.
+    profiles::Condition lacks;
+    lacks.gpu_lacks = {"shader-f16"};
+    EXPECT_FALSE(lacks.holds(platform::Platform{}));
     profiles::Condition has;
     has.gpu_has = {"shader-f16"};
     EXPECT_FALSE(has.holds(host));
