@@ -385,6 +385,23 @@ class Smoke(Harness):
         # one per legacy pair: Mul-1 (3 types), Mul-6 (7), Div-1 (3), Div-6 (5)
         self.assertEqual(len(problems), 18, proc.stdout)
 
+    def test_a_result_file_of_another_type_is_a_problem(self):
+        class Adapter:  # answers the exact f32 quotients (6 decimal digits), saved as `saved`
+            saved = np.float32
+
+            def ask(self, request):
+                a, b = np.load(request["a"]["path"]), np.load(request["b"]["path"])
+                np.save(request["out"], (a / b).astype(np.float32).astype(self.saved))
+                return {"status": "ok", "dtype": "f32"}
+
+        folder = tempfile.mkdtemp(prefix="kit-test-")
+        paths = [os.path.join(folder, n) for n in ("a.npy", "b.npy", "out.npy")]
+        request = smoke.requests("onnx.Div-14", "f32")[0]
+        self.assertEqual(smoke.check_request(Adapter(), paths, "onnx.Div-14", "f32", request), [])
+        Adapter.saved = np.float64  # the same values in an f64 file: not the f32 it claims
+        self.assertEqual(smoke.check_request(Adapter(), paths, "onnx.Div-14", "f32", request),
+                         ["onnx.Div-14 f32 (defaults): result is f32 [2, 3] in a float64 file"])
+
     def test_expected_values_by_hand(self):
         a, b = smoke.inputs("i8")
         # ONNX Div truncates: 7/2=3, -5/3=-1, 3/-4=0, -8/2=-4, 6/3=2, 1/-4=0
