@@ -8,7 +8,6 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdlib>
-#include <cstring>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -21,6 +20,8 @@
 #include "bench/input_fill.hpp"
 #include "bench/median_timer.hpp"
 #include "bench/peer.hpp"
+#include "comparison/output_comparison.hpp"
+#include "core/element_text.hpp"
 #include "core/op_config.hpp"
 #include "reference/run.hpp"
 
@@ -85,14 +86,16 @@ void emit_timing(const RowRun& r, std::string_view impl, bench::Timing t, std::i
     emit(j);
 }
 
-// Elements whose bytes differ from the reference's, undefined outputs excepted.
-std::int64_t mismatches(const core::OpOutput& expected, const std::byte* actual) {
-    const std::size_t size = core::byte_size(expected.value.type);
-    const std::byte* want = expected.value.bytes.data();
+// Elements that differ from the reference's by the judge's rule (comparison::same_element: the
+// same bits, or both NaN), undefined outputs excepted.
+std::int64_t mismatches(const core::OpOutput& expected, const core::Tensor& actual) {
+    const core::Tensor& want = expected.value;
     std::set<std::int64_t> undefined(expected.undefined.begin(), expected.undefined.end());
     std::int64_t count = 0;
-    for (std::int64_t i = 0; i < expected.value.size(); ++i)
-        if (std::memcmp(want + i * size, actual + i * size, size) != 0 && !undefined.count(i))
+    for (std::int64_t i = 0; i < want.size(); ++i)
+        if (!comparison::same_element(want.type, core::element_bits(want, i),
+                                      core::element_bits(actual, i)) &&
+            !undefined.count(i))
             ++count;
     return count;
 }
@@ -150,7 +153,7 @@ bool run_row(const bench::Row& row, const Options& o) {
             throw std::logic_error("optimized::run_into replaced the preallocated output");
         const std::int64_t bad = got->value.shape == expected->value.shape &&
                                          got->value.bytes.size() == expected->value.bytes.size()
-                                     ? mismatches(*expected, got->value.bytes.data())
+                                     ? mismatches(*expected, got->value)
                                      : elements;
         const bool same_undefined = got->undefined == expected->undefined;
         emit_timing(r, impl, t, r.bytes, threads,
@@ -185,18 +188,18 @@ bool run_row(const bench::Row& row, const Options& o) {
                       "not inside the timed optimized::run_into; reference::run zero-fills)"}});
     }
 
-    std::vector<std::byte> out(static_cast<std::size_t>(out_bytes));
-    const bench::PeerCall call{row, a, b, bench::layout_dims(row.layout, sa, sb), out.data()};
+    core::Tensor out = core::Tensor::zeros(row.type, out_shape);
+    const bench::PeerCall call{row, a, b, bench::layout_dims(row.layout, sa, sb), out.bytes.data()};
     for (const auto& [name, prepare] :
          {std::pair{"eigen", &bench::prepare_eigen}, std::pair{"onednn", &bench::prepare_onednn}}) {
-        std::fill(out.begin(), out.end(), std::byte{0});
+        std::fill(out.bytes.begin(), out.bytes.end(), std::byte{0});
         const bench::PreparedPeer peer = prepare(call);
         if (!peer.run) {
             emit_na(r, name, peer.reason);
             continue;
         }
         const auto t = bench::time_median(peer.run, warmup, reps);
-        json extra = {{"mismatches", mismatches(*expected, out.data())},
+        json extra = {{"mismatches", mismatches(*expected, out)},
                       {"same_semantics", peer.same_semantics}};
         if (!peer.note.empty()) extra["note"] = peer.note;
         emit_timing(r, name, t, r.bytes, threads, extra);

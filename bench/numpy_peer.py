@@ -5,7 +5,9 @@ Prints one JSON line per row, with the keys eltwise-bench uses (row, impl, statu
 bytes, elements, gb_per_s, gelem_per_s, threads), median of --reps timed runs after --warmup.
 Outputs are preallocated (out=). numpy ufuncs run on one thread. bf16 is n/a (numpy has no
 bfloat16); trunc integer division is n/a (numpy has only floor_divide, and a formula through
-floats is not exact for i64). Integer inputs use rows.json's integer_inputs ranges.
+floats is not exact for i64). Integer inputs use rows.json's integer_inputs ranges. B's pdpd
+shape is the Python adapter kit's lowering (the adapters' own): the kit must be importable,
+PYTHONPATH=backends/kit/python as bench/run_benchmark.sh sets it.
 """
 import argparse
 import json
@@ -16,21 +18,24 @@ import time
 
 import numpy as np
 
+try:
+    from eltwise_adapter_kit.lowering import pdpd_b_shape
+except ImportError as e:
+    sys.exit(f"numpy_peer: the Python adapter kit is not importable ({e}); "
+             "run with PYTHONPATH=backends/kit/python, as bench/run_benchmark.sh does")
+
 DTYPES = {"f32": np.float32, "f16": np.float16, "i8": np.int8, "i16": np.int16, "i32": np.int32,
           "i64": np.int64, "u8": np.uint8, "u16": np.uint16, "u32": np.uint32, "u64": np.uint64}
 
 
 def numpy_b_shape(row, a_shape, b_shape):
-    """B's shape under numpy broadcasting; pdpd places B (trailing 1s dropped) at `axis`."""
-    if row.get("broadcast", "numpy") != "pdpd":
+    """B's shape under numpy broadcasting: pdpd lowered as the adapters lower it."""
+    rule = row.get("broadcast", "numpy")
+    if rule == "numpy":
         return list(b_shape)
-    b = list(b_shape)
-    while b and b[-1] == 1:
-        b.pop()
-    axis = row.get("axis", -1)
-    if axis == -1:
-        axis = len(a_shape) - len(b)
-    return [1] * axis + b + [1] * (len(a_shape) - axis - len(b))
+    if rule == "pdpd":
+        return list(pdpd_b_shape(tuple(a_shape), tuple(b_shape), row.get("axis", -1)))
+    raise ValueError(f"row {row['id']}: broadcast {rule!r} is neither numpy nor pdpd")
 
 
 def make_input(row, operand, shape, rng, ranges):

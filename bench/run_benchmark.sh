@@ -90,7 +90,9 @@ python=python3
 /usr/bin/python3 -c 'import numpy' 2>/dev/null && python=/usr/bin/python3
 if "$python" -c 'import numpy' 2>/dev/null; then
   log "numpy peer"
-  "$python" "$here/numpy_peer.py" "${smoke[@]}" --reps "$reps" "${only[@]}" > "$out/numpy.jsonl" ||
+  # It lowers pdpd with the Python adapter kit's lowering.py.
+  PYTHONPATH="$root/backends/kit/python${PYTHONPATH:+:$PYTHONPATH}" \
+    "$python" "$here/numpy_peer.py" "${smoke[@]}" --reps "$reps" "${only[@]}" > "$out/numpy.jsonl" ||
     log "numpy peer failed"
 else
   log "numpy not importable: numpy column n/a"

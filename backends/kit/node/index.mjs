@@ -7,3 +7,4 @@ export { PROTOCOL, REASONS, Answer, hello, guardStdout, answer, send, serve } fr
 export { CLAIMS, GRAPH_FORMS, CONSTANTS, parseOp, graphForm, runtimeInputs, modelBytes, cacheKey } from './onnx_model.mjs';
 export { ModelCache } from './model_cache.mjs';
 export { claims, isLegacy, isDivision, truncates, plan, leftToLibrary, legacyBShape, pdpdBShape, keptRank } from './lowering.mjs';
+export { sameElement, sameOutputs } from './output_comparison.mjs';

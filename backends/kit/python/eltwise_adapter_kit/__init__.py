@@ -19,8 +19,9 @@
 Modules: protocol (hello, serve, protect_stdout), answers (answer, Rejected, Unsupported,
 Failed, Output), tensors (.npy inputs and outputs, the output region, bf16 bits), op_table (the
 op-version table), checks and lowering (a converter's checks and broadcast lowering),
-graph_forms, model_cache, onnx_model (one-node ONNX models; needs onnx), example (the numpy
-adapter), smoke (eltwise-adapter-smoke: a first check of an adapter without the validator).
+graph_forms, model_cache, onnx_model (one-node ONNX models; needs onnx), output_comparison
+(same_outputs: the judge's rule, same bits or both NaN), example (the numpy adapter), smoke
+(eltwise-adapter-smoke: a first check of an adapter without the validator).
 """
 from .answers import Failed, Output, Rejected, Unsupported, answer, compiled, message
 from .checks import left_to_library
@@ -28,10 +29,11 @@ from .graph_forms import cache_key, constant_inputs, graph_form, with_constants
 from .lowering import Plan, load_planned, plan
 from .model_cache import ModelCache
 from .op_table import OPS, claims, is_division, truncates
+from .output_comparison import same_elements, same_outputs
 from .protocol import PROTOCOL, hello, protect_stdout, serve
 from .tensors import NUMPY_TYPES, load_input
 
 __all__ = ["Failed", "Output", "Rejected", "Unsupported", "answer", "compiled", "message", "cache_key",
            "constant_inputs", "graph_form", "with_constants", "left_to_library", "Plan", "load_planned", "plan",
-           "ModelCache", "OPS", "claims", "is_division", "truncates", "PROTOCOL", "hello",
-           "protect_stdout", "serve", "NUMPY_TYPES", "load_input"]
+           "ModelCache", "OPS", "claims", "is_division", "truncates", "same_elements", "same_outputs",
+           "PROTOCOL", "hello", "protect_stdout", "serve", "NUMPY_TYPES", "load_input"]

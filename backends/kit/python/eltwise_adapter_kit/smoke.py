@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from . import op_table, protocol, tensors
+from .output_comparison import same_outputs
 
 A_SHAPE = [2, 3]
 A_VALUES = {"signed": [[7, -5, 3], [-8, 6, 1]], "unsigned": [[7, 5, 3], [8, 6, 1]]}
@@ -153,9 +154,10 @@ def check_request(adapter, paths, op, dtype, request):
         return [f"{what}: answered {reply.get('status')}: {reply.get('message')}"]
     out = np.load(paths[2])
     want = expected(op, dtype, a, b.reshape(request.b_read_as), request.attributes)
-    if reply.get("dtype", tensors.type_name(out.dtype)) != dtype or list(out.shape) != A_SHAPE:
-        return [f"{what}: result is {reply.get('dtype')} {list(out.shape)}"]
-    if want is not None and not np.array_equal(out, want):
+    if (reply.get("dtype", tensors.type_name(out.dtype)) != dtype or list(out.shape) != A_SHAPE
+            or out.dtype != tensors.FILE_TYPES[dtype]):
+        return [f"{what}: result is {reply.get('dtype')} {list(out.shape)} in a {out.dtype} file"]
+    if want is not None and not same_outputs(dtype, out, want):
         return [f"{what}: {out.tolist()} where {want.tolist()} is exact"]
     return []
 

@@ -296,6 +296,54 @@ class Tables(Harness):
         self.assertEqual(kit.hello("lib", 1, {}, compile=compile_info)["compile"], compile_info)
 
 
+class OutputComparison(Harness):
+    """The judge's rule (comparison::same_element, docs/SEMANTICS.md section 2.5): the same
+    bits, or both NaN; -0 and +0 differ. Values written as bit patterns by hand."""
+
+    @staticmethod
+    def floats(bits, unsigned, dtype):
+        return np.array(bits, dtype=unsigned).view(dtype)
+
+    def test_nans_of_different_payloads_and_signs_are_the_same(self):
+        f32 = self.floats([0x7FC00000, 0xFFC00001, 0x7F800001], np.uint32, np.float32)
+        self.assertTrue(kit.same_outputs("f32", f32, f32[::-1].copy()))
+        f64 = self.floats([0x7FF8000000000000, 0xFFF0000000000001], np.uint64, np.float64)
+        self.assertTrue(kit.same_outputs("f64", f64, f64[::-1].copy()))
+        f16 = self.floats([0x7E00, 0xFC01], np.uint16, np.float16)
+        self.assertTrue(kit.same_outputs("f16", f16, f16[::-1].copy()))
+        bf16 = np.array([0x7FC0, 0xFF81], dtype=np.uint16)  # raw bits, as the kit's files hold
+        self.assertTrue(kit.same_outputs("bf16", bf16, bf16[::-1].copy()))
+
+    def test_zeros_of_different_signs_differ(self):
+        for dtype, unsigned, floating in (("f16", np.uint16, np.float16),
+                                          ("f32", np.uint32, np.float32),
+                                          ("f64", np.uint64, np.float64)):
+            sign = 1 << (8 * np.dtype(unsigned).itemsize - 1)
+            minus, plus = (self.floats([b], unsigned, floating) for b in (sign, 0))
+            self.assertFalse(kit.same_outputs(dtype, minus, plus), dtype)
+        self.assertFalse(kit.same_outputs("bf16", np.array([0x8000], np.uint16),
+                                          np.array([0], np.uint16)))
+
+    def test_same_bits_are_the_same_and_others_not(self):
+        f32 = np.array([1.5, -np.inf, 2.0**-149], dtype=np.float32)
+        self.assertTrue(kit.same_outputs("f32", f32, f32.copy()))
+        self.assertFalse(kit.same_outputs("f32", f32, np.array([1.5, np.inf, 0], np.float32)))
+        infinity, nan = np.array([0x7F80], np.uint16), np.array([0x7F81], np.uint16)
+        self.assertFalse(kit.same_outputs("bf16", infinity, nan))  # bf16 +inf is no NaN
+        self.assertTrue(kit.same_outputs("i64", np.array([-1, 7]), np.array([-1, 7])))
+        self.assertFalse(kit.same_outputs("u8", np.array([1], np.uint8), np.array([2], np.uint8)))
+        self.assertEqual(kit.same_elements("i8", np.array([1, 2], np.int8),
+                                           np.array([1, 3], np.int8)).tolist(), [True, False])
+        self.assertFalse(kit.same_outputs("i32", np.zeros((2, 3), np.int32),
+                                          np.zeros(6, np.int32)))  # shapes differ
+
+    def test_an_output_of_another_type_is_an_error(self):
+        with self.assertRaisesRegex(ValueError, "f32 output held as float64"):
+            kit.same_outputs("f32", np.zeros(2), np.zeros(2, np.float32))
+        with self.assertRaisesRegex(ValueError, "unknown element type 'f8'"):
+            kit.same_outputs("f8", np.zeros(2), np.zeros(2))
+
+
 class Smoke(Harness):
     """The smoke check passes the kit's example and finds a planted bug."""
 
@@ -336,6 +384,23 @@ class Smoke(Harness):
         self.assertTrue(all("(broadcast=1 axis=0)" in line for line in problems), problems)
         # one per legacy pair: Mul-1 (3 types), Mul-6 (7), Div-1 (3), Div-6 (5)
         self.assertEqual(len(problems), 18, proc.stdout)
+
+    def test_a_result_file_of_another_type_is_a_problem(self):
+        class Adapter:  # answers the exact f32 quotients (6 decimal digits), saved as `saved`
+            saved = np.float32
+
+            def ask(self, request):
+                a, b = np.load(request["a"]["path"]), np.load(request["b"]["path"])
+                np.save(request["out"], (a / b).astype(np.float32).astype(self.saved))
+                return {"status": "ok", "dtype": "f32"}
+
+        folder = tempfile.mkdtemp(prefix="kit-test-")
+        paths = [os.path.join(folder, n) for n in ("a.npy", "b.npy", "out.npy")]
+        request = smoke.requests("onnx.Div-14", "f32")[0]
+        self.assertEqual(smoke.check_request(Adapter(), paths, "onnx.Div-14", "f32", request), [])
+        Adapter.saved = np.float64  # the same values in an f64 file: not the f32 it claims
+        self.assertEqual(smoke.check_request(Adapter(), paths, "onnx.Div-14", "f32", request),
+                         ["onnx.Div-14 f32 (defaults): result is f32 [2, 3] in a float64 file"])
 
     def test_expected_values_by_hand(self):
         a, b = smoke.inputs("i8")
