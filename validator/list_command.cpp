@@ -168,9 +168,10 @@ int list_kernel_sets() {
 
 int run_list(const ListOptions& options) {
     const bool as_json = options.as_json;
-    if (options.kernel_sets) return list_kernel_sets();
-    // --platform read once, for --backends and --backend alike.
+    // --platform read once, for --backends and --backend alike; a bad one is an error for every
+    // form of `list`.
     const runner::PlatformChoice platform = runner::parse_platform(options.platform);
+    if (options.kernel_sets) return list_kernel_sets();
     if (options.backends) return list_backends(as_json, platform);
     if (!options.backend.empty() || !options.backend_cmd.empty())
         return list_claims(runner::open_backend(runner::choose_backend(
