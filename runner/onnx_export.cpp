@@ -30,7 +30,8 @@ ExportCounts export_onnx_node_tests(const RunOptions& o, const std::string& dir)
         [&](const case_sources::PlannedCase& c) { return claimed(hello, c, true); }};
     ExportCounts counts;
     const std::filesystem::path root = std::filesystem::path(dir) / kExportKind;
-    for (const case_sources::PlannedCase& c : plan_run(run_config(o), sources, hello)) {
+    const RunConfig config = run_config(o);  // the filters, shard and forms, as `run` reads them
+    for (const case_sources::PlannedCase& c : plan_run(config, sources, hello)) {
         if (!c.valid) {
             ++counts.invalid;
         } else if (c.op->domain != "onnx") {
