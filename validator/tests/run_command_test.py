@@ -690,7 +690,8 @@ class Results(Harness):
         """One bad value per kind of run option: exit 2, a message naming the option, and
         nothing written. The backend is /bin/false: an option read only after it started would
         end the run PROTOCOL_ERROR (exit 1, a results file) instead."""
-        for args, named in ((["--graph-forms", "runtime,const-z"], "--graph-forms: unknown form 'const-z'"),
+        for args, named in ((["--graph-forms", "runtime,const-z"],
+                             "--graph-forms: unknown form 'const-z'"),
                             (["--op", "onnx.Mul-99"], "--op: unknown 'onnx.Mul-99'"),
                             (["--dtype", "f33"], "--dtype: unknown 'f33'"),
                             (["--shard", "4/3"], "--shard '4/3'"),
