@@ -87,22 +87,20 @@ std::string backend_names() {
     return names;
 }
 
-std::string adapter_command_line(const std::string& name, const std::string& platform) {
+std::string adapter_command_line(const std::string& name, const PlatformChoice& platform) {
     const backends::Adapter* adapter = find_adapter(name);
-    return adapter ? backends::adapter_command(*adapter,
-                                               paths_on(parse_platform(platform), adapter_paths()))
-                   : "";
+    return adapter ? backends::adapter_command(*adapter, paths_on(platform, adapter_paths())) : "";
 }
 
 BackendChoice choose_backend(const std::string& name, const std::string& command,
-                             const std::string& platform) {
+                             const PlatformChoice& platform) {
     const auto& builtins = backends::builtin_backend_names();
     const bool builtin = std::find(builtins.begin(), builtins.end(), name) != builtins.end();
-    BackendChoice c{name, command, name.empty() || builtin ? nullptr : find_adapter(name), platform,
-                    parse_platform(platform)};
+    BackendChoice c{name, command, name.empty() || builtin ? nullptr : find_adapter(name),
+                    platform};
     if (!c.platform.emulated()) return c;
     if (!c.adapter)
-        throw std::invalid_argument("--platform " + platform + " runs adapters by name (" +
+        throw std::invalid_argument("--platform " + platform.name + " runs adapters by name (" +
                                     "--backend NAME), not '" + name + command + "'");
     check_adapter_platform(*c.adapter, c.platform);
     return c;
@@ -134,11 +132,6 @@ std::unique_ptr<backends::Backend> open_backend(const BackendChoice& c) {
          .environment = backends::adapter_environment(adapter_paths())});
 }
 
-std::unique_ptr<backends::Backend> open_backend(const std::string& name, const std::string& command,
-                                                const std::string& platform) {
-    return open_backend(choose_backend(name, command, platform));
-}
-
 void apply_isa_cap(const BackendChoice& c) {
     const std::string& cap = c.platform.isa_cap;
     if (!c.adapter || !c.adapter->isa_cap_env.contains(cap)) {
@@ -146,7 +139,7 @@ void apply_isa_cap(const BackendChoice& c) {
         for (const backends::Adapter& x : adapters())
             if (x.isa_cap_env.contains(cap)) with_knob += (with_knob.empty() ? "" : ", ") + x.name;
         throw std::invalid_argument(
-            "--platform " + c.platform_text + " needs an adapter whose library has an ISA knob (" +
+            "--platform " + c.platform.name + " needs an adapter whose library has an ISA knob (" +
             with_knob + "), not '" + (c.name.empty() ? c.command : c.name) + "'");
     }
     for (const auto& [variable, value] : c.adapter->isa_cap_env.at(cap))

@@ -24,31 +24,28 @@ std::string adapter_folder(const std::string& name);
 // "optimized, reference, onnxruntime, ...": every name that open_backend takes.
 std::string backend_names();
 
-// The command line of the adapter of this name (backends/adapter_table.hpp), or "" when there
-// is none.
-std::string adapter_command_line(const std::string& name, const std::string& platform = "host");
+// The command line of the adapter of this name (backends/adapter_table.hpp) on the platform, or
+// "" when there is none.
+std::string adapter_command_line(const std::string& name, const PlatformChoice& platform);
 
 // A backend as the options name it, resolved once: a built-in backend or an adapter by name, or
 // a command line, on a platform (runner/platform_choice.hpp).
 struct BackendChoice {
     std::string name, command;
     const backends::Adapter* adapter = nullptr;  // when `name` is an adapter's
-    std::string platform_text;                   // --platform as given
     PlatformChoice platform;
 };
 
-// Throws std::invalid_argument for an unknown platform, and when the backend cannot run on it:
-// an emulated platform runs only adapters by name whose manifest lists it. Usage errors,
-// checked before anything about the platform is read.
+// Throws std::invalid_argument when the backend cannot run on the platform: an emulated platform
+// runs only adapters by name whose manifest lists it. Usage errors, checked before anything
+// about the platform is read.
 BackendChoice choose_backend(const std::string& name, const std::string& command,
-                             const std::string& platform = "host");
+                             const PlatformChoice& platform);
 
 // Exactly one of the choice's name and command must be given. Throws std::invalid_argument for
 // an unknown name or a malformed command line, backends::BackendStartError when the child cannot
 // be started or says no valid hello.
 std::unique_ptr<backends::Backend> open_backend(const BackendChoice& choice);
-std::unique_ptr<backends::Backend> open_backend(const std::string& name, const std::string& command,
-                                                const std::string& platform = "host");
 
 // --platform avx2 (--isa-cap): sets the adapter's own ISA knob in the environment its process
 // inherits. Throws std::invalid_argument for a backend without such a knob.

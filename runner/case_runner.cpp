@@ -315,21 +315,24 @@ int finish(CaseRunner& r) {
     return findings == 0 ? 0 : 1;
 }
 
-// Reads --expected before the backend starts: a usage error costs no backend start.
-CaseRunner make_case_runner(const RunOptions& o, std::size_t planned) {
-    const PlatformChoice platform = parse_platform(o.platform);
-    CaseRunner r{.options = o,
-                 // Named fields: a positional bool after compile_latency_seconds was added
-                 // landed in that double, and --undefined-refusal deviation did nothing.
-                 .settings = {.judge = {.policy = policy_of(o)},
-                              .timeout_seconds = o.timeout_seconds * platform.timeout_factor(),
-                              .undefined_refusal_is_deviation = o.undefined_refusal == "deviation"},
-                 .summary = RunSummary(static_cast<std::int64_t>(planned))};
+// Reads --expected and --profile before the backend starts: a usage error costs no backend
+// start.
+CaseRunner make_case_runner(const RunConfig& config, std::size_t planned) {
+    const RunOptions& o = config.options;
+    const PlatformChoice& platform = config.backend.platform;
+    CaseRunner r{
+        .options = o,
+        .choice = config.backend,
+        // Named fields: a positional bool after compile_latency_seconds was added
+        // landed in that double, and --undefined-refusal deviation did nothing.
+        .settings = {.judge = {.policy = config.policy},
+                     .timeout_seconds = o.timeout_seconds * platform.timeout_factor(),
+                     .undefined_refusal_is_deviation = config.undefined_refusal_is_deviation},
+        .summary = RunSummary(static_cast<std::int64_t>(planned))};
     if (o.expected) r.expectations = results::read_expectations(*o.expected);
     if (o.profile) r.profile = profiles::read_profile(*o.profile);
-    r.choice = choose_backend(o.backend, o.backend_cmd, o.platform);  // usage errors first
-    r.platform = platform_facts(r.choice.platform);
-    if (!r.choice.platform.isa_cap.empty()) apply_isa_cap(r.choice);
+    r.platform = platform_facts(platform);
+    if (!platform.isa_cap.empty()) apply_isa_cap(r.choice);
     return r;
 }
 
@@ -364,18 +367,19 @@ namespace {
 
 // The ids a run would plan for a backend claiming everything: the backend is not started (its
 // claims are known only from its hello).
-int list_cases(const RunOptions& o) {
+int list_cases(const RunConfig& config) {
+    const RunOptions& o = config.options;
     const backends::Hello hello = claiming_everything();
     const case_sources::SourceOptions sources{o.seed, o.count, o.onnx_dirs};
-    for (const case_sources::PlannedCase& c : plan_run(o, sources, hello))
+    for (const case_sources::PlannedCase& c : plan_run(config, sources, hello))
         std::cout << c.id << "\n";
     return 0;
 }
 
 // The run line, with the files that judge the run and their hashes; which they are, on stdout.
-results::RunLine first_line(const CaseRunner& r, const backends::Hello* hello,
-                            const std::string& error) {
-    results::RunLine line = run_line(r.options, r.platform, hello, error);
+results::RunLine first_line(const RunConfig& config, const CaseRunner& r,
+                            const backends::Hello* hello, const std::string& error) {
+    results::RunLine line = run_line(config, r.platform, hello, error);
     line.applied_files = applied_files(r.options, r.profile ? &*r.profile : nullptr);
     for (const results::AppliedFile& f : line.applied_files)
         if (f.role != results::FileRole::profile_include)
@@ -388,16 +392,18 @@ results::RunLine first_line(const CaseRunner& r, const backends::Hello* hello,
 
 }  // namespace
 
-int start_run(const RunOptions& o) {
-    CaseRunner runner = make_case_runner(o, 0);  // usage errors first, also for --list-cases
-    if (o.list_cases) return list_cases(o);
+int start_run(const RunConfig& config) {
+    const RunOptions& o = config.options;
+    CaseRunner runner = make_case_runner(config, 0);  // usage errors first, also for --list-cases
+    if (o.list_cases) return list_cases(config);
     std::unique_ptr<backends::Backend> backend;
     try {
         backend = open_backend(runner.choice);
     } catch (const backends::BackendStartError& e) {
         std::filesystem::create_directories(o.out);
         results::ResultsFile(o.out + "/results.jsonl")
-            .append(first_line(runner, nullptr, std::string("PROTOCOL_ERROR: ") + e.what()));
+            .append(
+                first_line(config, runner, nullptr, std::string("PROTOCOL_ERROR: ") + e.what()));
         std::cerr << "eltwise-validate: PROTOCOL_ERROR for the whole run: " << e.what() << "\n";
         write_run_reports(o.out);
         return 1;
@@ -411,10 +417,10 @@ int start_run(const RunOptions& o) {
         o.seed, o.count, o.onnx_dirs,
         [&](const case_sources::PlannedCase& c) { return claimed(hello, c, true); }};
     // Planned before anything is written: a usage error leaves an earlier results file alone.
-    const std::vector<case_sources::PlannedCase> planned = plan_run(o, sources, hello);
+    const std::vector<case_sources::PlannedCase> planned = plan_run(config, sources, hello);
     std::filesystem::create_directories(o.out);
     results::ResultsFile results(o.out + "/results.jsonl");
-    results.append(first_line(runner, &hello, ""));
+    results.append(first_line(config, runner, &hello, ""));
     runner.summary = RunSummary(static_cast<std::int64_t>(planned.size()));
     runner.backend = backend.get();
     runner.results = &results;

@@ -16,6 +16,7 @@
 #include "results/results_file.hpp"
 #include "runner/backend_choice.hpp"
 #include "runner/case_evaluation.hpp"
+#include "runner/run_config.hpp"
 #include "runner/run_options.hpp"
 #include "runner/run_summary.hpp"
 #include "runner/shrinking.hpp"
@@ -23,8 +24,8 @@
 namespace runner {
 
 struct CaseRunner {
-    const RunOptions& options;
-    BackendChoice choice{};  // the backend and platform the options name, resolved once
+    const RunOptions& options;  // the configuration's, as given (repro paths, replay lines)
+    BackendChoice choice{};     // the configuration's backend and platform
     EvaluationSettings settings;
     RunSummary summary;
     backends::Backend* backend = nullptr;  // set once the backend runs (not for recalled cases)
@@ -56,8 +57,9 @@ struct CaseRunner {
     bool run_claimed(const case_sources::PlannedCase& c);
 };
 
-// Reads --expected before the backend starts: a usage error costs no backend start.
-CaseRunner make_case_runner(const RunOptions& o, std::size_t planned);
+// Reads --expected and --profile before the backend starts: a usage error costs no backend
+// start. The runner refers to the configuration's options, which must outlive it.
+CaseRunner make_case_runner(const RunConfig& config, std::size_t planned);
 
 // Points the evaluation settings at the runner's own profile and the host platform (after the
 // runner has its final address).
@@ -74,6 +76,6 @@ int finish(CaseRunner& r);
 void write_run_reports(const std::string& out);
 
 // `run` without --resume: plans, starts the backend, runs every case. Returns the exit code.
-int start_run(const RunOptions& o);
+int start_run(const RunConfig& config);
 
 }  // namespace runner

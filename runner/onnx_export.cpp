@@ -9,6 +9,7 @@
 #include "io/onnx_node_test_dir.hpp"
 #include "runner/case_evaluation.hpp"
 #include "runner/repro_files.hpp"
+#include "runner/run_config.hpp"
 #include "runner/run_plan.hpp"
 
 namespace runner {
@@ -29,7 +30,8 @@ ExportCounts export_onnx_node_tests(const RunOptions& o, const std::string& dir)
         [&](const case_sources::PlannedCase& c) { return claimed(hello, c, true); }};
     ExportCounts counts;
     const std::filesystem::path root = std::filesystem::path(dir) / kExportKind;
-    for (const case_sources::PlannedCase& c : plan_run(o, sources, hello)) {
+    const RunConfig config = run_config(o);  // the filters, shard and forms, as `run` reads them
+    for (const case_sources::PlannedCase& c : plan_run(config, sources, hello)) {
         if (!c.valid) {
             ++counts.invalid;
         } else if (c.op->domain != "onnx") {

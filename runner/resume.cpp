@@ -12,6 +12,7 @@
 #include "runner/backend_choice.hpp"
 #include "runner/case_runner.hpp"
 #include "runner/results_lines.hpp"
+#include "runner/run_config.hpp"
 #include "runner/run_plan.hpp"
 
 namespace runner {
@@ -139,15 +140,16 @@ int resume_run(const RunOptions& given) {
     if (!std::filesystem::is_regular_file(path))
         throw core::Error(core::ErrorKind::input, dir + " has no results.jsonl: nothing to resume");
     const results::RunLine run = results::read_run_line(path);
-    const RunOptions o = resumed_options(run, given, dir);
+    const RunConfig config = run_config(resumed_options(run, given, dir));
+    const RunOptions& o = config.options;
     const backends::Hello hello = recorded_hello(run, dir);
     enter_run_directory(run);
     check_applied_files(run.applied_files);  // its paths are the run directory's
     case_sources::SourceOptions sources{
         o.seed, o.count, o.onnx_dirs,
         [&](const case_sources::PlannedCase& c) { return claimed(hello, c, true); }};
-    const std::vector<case_sources::PlannedCase> planned = plan_run(o, sources, hello);
-    CaseRunner runner = make_case_runner(o, planned.size());
+    const std::vector<case_sources::PlannedCase> planned = plan_run(config, sources, hello);
+    CaseRunner runner = make_case_runner(config, planned.size());
     runner.platform.gpu = hello.gpu;
     bind_profile(runner);
     std::unordered_map<std::string, std::int64_t> done;

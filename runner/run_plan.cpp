@@ -18,17 +18,6 @@ namespace {
 
 using case_sources::PlannedCase;
 
-template <class T, class Parse>
-std::vector<T> parsed_filter(const std::vector<std::string>& texts, const char* what, Parse parse) {
-    std::vector<T> out;
-    for (const std::string& text : texts) {
-        const auto v = parse(text);
-        if (!v) throw std::invalid_argument(std::string(what) + ": unknown '" + text + "'");
-        out.push_back(*v);
-    }
-    return out;
-}
-
 std::string now_text() {
     const std::time_t t = std::time(nullptr);
     char text[32];
@@ -37,30 +26,14 @@ std::string now_text() {
 }
 
 // --graph-forms, in the order given, less the forms the backend does not build.
-std::vector<std::string> graph_forms_of(const RunOptions& o, const backends::Hello& hello) {
+std::vector<std::string> built_forms(const RunConfig& config, const backends::Hello& hello) {
     std::vector<std::string> forms;
-    for (const std::string& f : o.graph_forms) {
-        if (!backends::is_graph_form(f))
-            throw std::invalid_argument("--graph-forms: unknown form '" + f +
-                                        "' (runtime, const-a, const-b, const-ab, dynamic)");
-        if (hello.builds(f) && std::find(forms.begin(), forms.end(), f) == forms.end())
-            forms.push_back(f);
-    }
+    for (const std::string& f : config.graph_forms)
+        if (hello.builds(f)) forms.push_back(f);
     return forms;
 }
 
 }  // namespace
-
-comparison::ComparisonPolicy policy_of(const RunOptions& o) {
-    if (o.nan != "any" && o.nan != "strict")
-        throw std::invalid_argument("--nan must be 'any' or 'strict', not '" + o.nan + "'");
-    if (o.ulp < 0) throw std::invalid_argument("--ulp must be >= 0");
-    comparison::ComparisonPolicy p;
-    p.nan = o.nan == "strict" ? comparison::NanPolicy::strict : comparison::NanPolicy::any;
-    p.ulp = o.ulp;
-    p.allow_ftz = o.allow_ftz;
-    return p;
-}
 
 backends::Hello claiming_everything() {
     backends::Hello hello;
@@ -82,10 +55,11 @@ case_sources::PlannedCase in_form(case_sources::PlannedCase c, const std::string
     return c;
 }
 
-std::vector<case_sources::PlannedCase> plan_run(const RunOptions& o,
+std::vector<case_sources::PlannedCase> plan_run(const RunConfig& config,
                                                 const case_sources::SourceOptions& sources,
                                                 const backends::Hello& hello) {
-    const std::vector<std::string> forms = graph_forms_of(o, hello);
+    const RunOptions& o = config.options;
+    const std::vector<std::string> forms = built_forms(config, hello);
     std::vector<case_sources::PlannedCase> planned;
     for (const std::string& id : o.case_ids) {
         const std::string_view base = core::runtime_id(id);
@@ -107,23 +81,13 @@ std::vector<case_sources::PlannedCase> plan_run(const RunOptions& o,
                 for (const std::string& form : forms)  // the forms of one case side by side
                     planned.push_back(in_form(c, form));
     }
-    const auto ops = parsed_filter<const core::OpVersion*>(o.ops, "--op", [](const auto& t) {
-        const core::OpVersion* op = core::find_op_version(t);
-        return op ? std::optional(op) : std::nullopt;
-    });
-    const auto dtypes = parsed_filter<core::ElementType>(
-        o.dtypes, "--dtype", [](const auto& t) { return core::parse_element_type(t); });
     std::erase_if(planned, [&](const case_sources::PlannedCase& c) {
         const auto has = [](const auto& list, const auto& v) {
             return list.empty() || std::find(list.begin(), list.end(), v) != list.end();
         };
-        return !has(ops, c.op) || !has(dtypes, c.dtype) || !has(o.sources, c.source);
+        return !has(config.ops, c.op) || !has(config.dtypes, c.dtype) ||
+               !has(o.sources, c.source) || (config.shard && !in_shard(c.id, *config.shard));
     });
-    if (!o.shard.empty()) {
-        const Shard shard = parse_shard(o.shard);
-        std::erase_if(planned,
-                      [&](const case_sources::PlannedCase& c) { return !in_shard(c.id, shard); });
-    }
     return planned;
 }
 
@@ -178,8 +142,9 @@ std::string replay_line(const RunOptions& o, const std::string& id) {
     return line + " --case " + shell_quoted(id);
 }
 
-results::RunLine run_line(const RunOptions& o, const platform::Platform& p,
+results::RunLine run_line(const RunConfig& config, const platform::Platform& p,
                           const backends::Hello* hello, const std::string& error) {
+    const RunOptions& o = config.options;
     results::RunLine run;
     run.validator = "eltwise-validate " ELTWISE_VERSION;
     run.command_line = o.command_line;
@@ -194,7 +159,7 @@ results::RunLine run_line(const RunOptions& o, const platform::Platform& p,
     run.label = o.label;
     run.options = o;  // what `run --resume` needs to plan and judge the same cases
     run.directory = std::filesystem::current_path().string();
-    if (!o.shard.empty()) run.shard = parse_shard(o.shard).text();
+    if (config.shard) run.shard = config.shard->text();
     if (hello)
         run.backend = results::backend_record(nlohmann::json::parse(backends::to_line(*hello)));
     run.platform = results::PlatformRecord{p.os,

@@ -1,5 +1,5 @@
-// Planning a run: the cases its options select, the policy they are judged by, the run line and
-// the replay line of each finding.
+// Planning a run: the cases its configuration selects, the run line and the replay line of each
+// finding.
 #pragma once
 
 #include <string>
@@ -11,17 +11,16 @@
 #include "case_sources/case_sources.hpp"
 #include "comparison/output_comparison.hpp"
 #include "platform/host_platform.hpp"
+#include "runner/run_config.hpp"
 #include "runner/run_options.hpp"
 
 namespace runner {
 
-// --nan, --ulp, --allow-ftz. Throws std::invalid_argument for a bad value.
-comparison::ComparisonPolicy policy_of(const RunOptions& o);
-
 // The cases of the sources (or the --case ids), each in every --graph-forms form the backend
 // builds, filtered by --op, --dtype, --source and --shard, in plan order. Throws
-// std::invalid_argument naming an unknown filter value, form or case id.
-std::vector<case_sources::PlannedCase> plan_run(const RunOptions& o,
+// std::invalid_argument naming an unknown source or case id, or a --case in a form the backend
+// does not build.
+std::vector<case_sources::PlannedCase> plan_run(const RunConfig& config,
                                                 const case_sources::SourceOptions& sources,
                                                 const backends::Hello& hello);
 
@@ -41,7 +40,7 @@ std::string replay_line(const RunOptions& o, const std::string& id);
 
 // The first line of results.jsonl; `hello` is null and `error` says why when the backend never
 // started.
-results::RunLine run_line(const RunOptions& o, const platform::Platform& platform,
+results::RunLine run_line(const RunConfig& config, const platform::Platform& platform,
                           const backends::Hello* hello, const std::string& error);
 
 }  // namespace runner

@@ -94,12 +94,13 @@ int list_claims(const backends::Hello& hello, bool as_json) {
 
 // One backend's line of `list --backends`: its hello when it starts, else why not.
 nlohmann::json backend_status(const std::string& name, std::string_view library,
-                              const std::string& platform) {
+                              const runner::PlatformChoice& platform) {
     nlohmann::json j = {{"name", name}, {"library", library}};
     const std::string command = runner::adapter_command_line(name, platform);
     if (!command.empty()) j["command"] = command;
     try {
-        const backends::Hello hello = runner::open_backend(name, "", platform)->hello();
+        const backends::Hello hello =
+            runner::open_backend(runner::choose_backend(name, "", platform))->hello();
         std::size_t pairs = 0;
         for (const auto& [op, types] : hello.ops)
             pairs += types.size();
@@ -117,14 +118,13 @@ nlohmann::json backend_status(const std::string& name, std::string_view library,
 
 // The built-in backends and the adapters, each started once to see whether it is available. On
 // another platform than the host only the adapters that have it, each started there.
-int list_backends(bool as_json, const std::string& platform) {
-    const runner::PlatformChoice choice = runner::parse_platform(platform);
+int list_backends(bool as_json, const runner::PlatformChoice& platform) {
     nlohmann::json all = nlohmann::json::array();
     for (std::string_view name : backends::builtin_backend_names())
-        if (choice.name == "host")
+        if (platform.name == "host")
             all.push_back(backend_status(std::string(name), "built in, in process", platform));
     for (const backends::Adapter& a : runner::adapters()) {
-        if (!runner::runs_on(a, choice)) continue;
+        if (!runner::runs_on(a, platform)) continue;
         all.push_back(backend_status(a.name, a.library, platform));
         if (!all.back()["available"]) all.back()["install"] = a.install;
     }
@@ -168,12 +168,16 @@ int list_kernel_sets() {
 
 int run_list(const ListOptions& options) {
     const bool as_json = options.as_json;
+    // --platform read once, for --backends and --backend alike; a bad one is an error for every
+    // form of `list`.
+    const runner::PlatformChoice platform = runner::parse_platform(options.platform);
     if (options.kernel_sets) return list_kernel_sets();
-    if (options.backends) return list_backends(as_json, options.platform);
+    if (options.backends) return list_backends(as_json, platform);
     if (!options.backend.empty() || !options.backend_cmd.empty())
-        return list_claims(
-            runner::open_backend(options.backend, options.backend_cmd, options.platform)->hello(),
-            as_json);
+        return list_claims(runner::open_backend(runner::choose_backend(
+                                                    options.backend, options.backend_cmd, platform))
+                               ->hello(),
+                           as_json);
     if (as_json) {
         nlohmann::json table = nlohmann::json::array();
         for (const auto& op : core::op_versions())

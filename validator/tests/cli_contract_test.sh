@@ -110,6 +110,8 @@ expect_exit 2 run --backend optimized --platform bogus --out "$work/platform-run
 grep -q "unknown platform 'bogus' (host, avx2, arm64, arm64-<QEMU CPU model>, x86-<QEMU CPU model>)" <<<"$err" || fail "unknown platform: $err"
 expect_exit 2 run --backend numpy --platform arm64-max --out "$work/platform-run"
 grep -q "adapter 'numpy' does not run on arm64-max" <<<"$err" || fail "platform not listed: $err"
+expect_exit 2 list --platform bogus
+grep -q "unknown platform 'bogus'" <<<"$err" || fail "list, unknown platform: $err"
 expect_exit 2 run --backend optimized --platform arm64 --out "$work/platform-run"
 grep -q "runs adapters by name" <<<"$err" || fail "built-in on arm64: $err"
 ELTWISE_ARM64=/nonexistent expect_exit 2 run --backend numpy-2 --platform arm64 --out "$work/platform-run"

@@ -192,6 +192,30 @@ class Resume(Harness):
         self.assertIn("not a run line", proc.stderr)
         self.assertEqual(os.listdir(foreign), ["results.jsonl"])
 
+    def test_bad_recorded_option_is_named(self):
+        """The recorded options are parsed by the same one function as the command line's: a
+        bad value in the run line (a file, so the command line's checks never saw it) is a usage
+        error naming the option, and nothing runs."""
+        out = tempfile.mkdtemp(prefix="eltwise-resume-bad-")
+        proc = validate(["run", "--out", out, "--backend", "optimized", "--cases", "spec",
+                         "--op", "onnx.Mul-14"])
+        self.assert_exit(proc, 0)
+        with open(results_path(out)) as f:
+            lines = f.read().splitlines(True)
+        for key, value, named in (("undefined_refusal", "sometimes", "--undefined-refusal"),
+                                  ("nan", "maybe", "--nan"), ("shard", "4/3", "--shard"),
+                                  ("graph_forms", ["runtime", "const-z"], "--graph-forms"),
+                                  ("platform", "riscv", "unknown platform 'riscv'")):
+            run = json.loads(lines[0])
+            run["run"]["options"][key] = value
+            with open(results_path(out), "w") as f:
+                f.writelines([json.dumps(run) + "\n"] + lines[1:])
+            before = digest(results_path(out))
+            proc = validate(["run", "--resume", out])
+            self.assert_exit(proc, 2)
+            self.assertIn(named, proc.stderr)
+            self.assertEqual(digest(results_path(out)), before)
+
 
 if __name__ == "__main__":
     unittest.main()

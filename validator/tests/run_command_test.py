@@ -686,6 +686,28 @@ class Results(Harness):
             proc, out = run(args)
             self.assert_exit(proc, 2)
 
+    def test_bad_option_values_are_named_before_the_backend_starts(self):
+        """One bad value per kind of run option: exit 2, a message naming the option, and
+        nothing written. The backend is /bin/false: an option read only after it started would
+        end the run PROTOCOL_ERROR (exit 1, a results file) instead."""
+        for args, named in ((["--graph-forms", "runtime,const-z"],
+                             "--graph-forms: unknown form 'const-z'"),
+                            (["--op", "onnx.Mul-99"], "--op: unknown 'onnx.Mul-99'"),
+                            (["--dtype", "f33"], "--dtype: unknown 'f33'"),
+                            (["--shard", "4/3"], "--shard '4/3'"),
+                            (["--shard", "two"], "--shard 'two'"),
+                            (["--platform", "riscv"], "unknown platform 'riscv'"),
+                            (["--platform", "arm64"], "runs adapters by name"),
+                            (["--nan", "maybe"], "--nan"),
+                            (["--ulp", "-1"], "--ulp"),
+                            (["--undefined-refusal", "sometimes"], "--undefined-refusal"),
+                            (["--timeout", "0"], "--timeout"),
+                            (["--count", "-1"], "--count")):
+            proc, out = run(["--backend-cmd", "/bin/false"] + args)
+            self.assert_exit(proc, 2)
+            self.assertIn(named, proc.stderr, args)
+            self.assertEqual(os.listdir(out), [], args)
+
 
 
 class CompilingBackends(Harness):
