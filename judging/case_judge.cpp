@@ -53,7 +53,7 @@ std::vector<ValueEntry> value_entries(const core::PreparedCall& call, const core
                                       const JudgeSettings& settings) {
     std::vector<ValueEntry> out;
     for (const profiles::Entry* e : active_entries(call, data, settings))
-        if (!e->status) out.push_back({e});
+        if (!e->status) out.push_back({e, false, std::nullopt});
     return out;
 }
 
