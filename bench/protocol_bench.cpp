@@ -17,7 +17,8 @@
 #include "bench/median_timer.hpp"
 #include "core/large_buffers.hpp"
 #include "core/op_table.hpp"
-#include "runner/case_evaluation.hpp"
+#include "judging/case_evaluation.hpp"
+#include "runner/case_runner.hpp"
 #include "runner/openmp_wait_policy.hpp"
 
 namespace {
@@ -44,11 +45,12 @@ Workload workload(std::int64_t elements) {
 double seconds_per_batch(backends::Backend& backend, const Workload& w, int cases, int reps,
                          results::Status want) {
     std::int64_t id = 1;
-    const runner::EvaluationSettings settings;
+    const judging::EvaluationSettings settings;
+    const judging::CallRoute route{backend, id, runner::case_timeout({}, w.data)};
     return bench::time_median(
                [&] {
                    for (int i = 0; i < cases; ++i) {
-                       const auto r = runner::evaluate_case(backend, *w.op, w.data, settings, id);
+                       const auto r = judging::evaluate_case(route, *w.op, w.data, settings);
                        if (r.verdict.status != want)
                            throw std::runtime_error("bench case ended " +
                                                     std::string(results::name(r.verdict.status)) +

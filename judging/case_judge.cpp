@@ -42,19 +42,37 @@ std::vector<const profiles::Entry*> active_entries(const core::PreparedCall& cal
     return profiles::active_entries(*settings.profile, *settings.platform, call, data.graph_form);
 }
 
+// A value entry of the profile and its output for the case, computed once, when first needed.
+struct ValueEntry {
+    const profiles::Entry* entry = nullptr;
+    bool computed = false;
+    std::optional<comparison::DeclaredOutput> output;  // none: its model cannot compute it
+};
+
+std::vector<ValueEntry> value_entries(const core::PreparedCall& call, const core::CaseRecord& data,
+                                      const JudgeSettings& settings) {
+    std::vector<ValueEntry> out;
+    for (const profiles::Entry* e : active_entries(call, data, settings))
+        if (!e->status) out.push_back({e, false, std::nullopt});
+    return out;
+}
+
 // An entry's output for the case; none when its model cannot compute it (numpy's rule cannot
 // broadcast the shapes: the backend then fails, a status).
-std::optional<comparison::DeclaredOutput> declared_output(const profiles::Entry& e,
-                                                          const core::PreparedCall& call,
-                                                          const core::CaseRecord& data) {
+const std::optional<comparison::DeclaredOutput>& declared_output(ValueEntry& v,
+                                                                 const PreparedCase& p) {
+    if (v.computed) return v.output;
+    v.computed = true;
+    const core::CaseRecord& data = *p.data;
     try {
         const core::PreparedCall modelled =
-            behaviours::modelled_call(e.model, *call.op, data.attributes, data.a, data.b);
-        return comparison::DeclaredOutput{
-            e.name, behaviours::model_output(e.model, modelled, data.a, data.b, data.graph_form)};
+            behaviours::modelled_call(v.entry->model, *p.op, data.attributes, data.a, data.b);
+        v.output = comparison::DeclaredOutput{
+            v.entry->name,
+            behaviours::model_output(v.entry->model, modelled, data.a, data.b, data.graph_form)};
     } catch (const core::Error&) {
-        return std::nullopt;
     }
+    return v.output;
 }
 
 // A model with another output shape (legacy broadcasting read as numpy's) explains the case
@@ -72,47 +90,78 @@ bool matches_whole(const profiles::Entry& e, const core::PreparedCall& call,
 
 // Declared value entries that predict a different output than the expected one for this case
 // (any defined element): they were exercised, whatever the backend did.
-void note_exercised(const std::vector<const profiles::Entry*>& entries, const PreparedCase& p,
+void note_exercised(std::vector<ValueEntry>& entries, const PreparedCase& p,
                     const core::OpOutput& expected, const JudgeSettings& settings) {
     if (!settings.exercised || p.elements > kStaleCheckLimit) return;
-    const core::PreparedCall& call = *p.call;
-    const core::CaseRecord& data = *p.data;
-    for (const profiles::Entry* e : entries) {
-        if (e->status || settings.exercised->count(e->name)) continue;
-        const std::optional<comparison::DeclaredOutput> d = declared_output(*e, call, data);
+    for (ValueEntry& v : entries) {
+        if (settings.exercised->count(v.entry->name)) continue;
+        const std::optional<comparison::DeclaredOutput>& d = declared_output(v, p);
         if (!d) continue;
         const comparison::Comparison c = comparison::compare_output(
-            call, data.a, data.b, expected, core::TensorView(d->output), {}, 0);
-        if (!c.passed()) settings.exercised->insert(e->name);
+            *p.call, p.data->a, p.data->b, expected, core::TensorView(d->output), {}, 0);
+        if (!c.passed()) settings.exercised->insert(v.entry->name);
     }
 }
 
+// The policy with the computed outputs of the expected shape as declared outputs.
+comparison::ComparisonPolicy with_declared(const comparison::ComparisonPolicy& policy,
+                                           const std::vector<ValueEntry>& entries,
+                                           const core::OpOutput& expected) {
+    comparison::ComparisonPolicy out = policy;
+    for (const ValueEntry& v : entries)
+        if (v.output && v.output->output.shape == expected.value.shape)
+            out.declared.push_back(*v.output);
+    return out;
+}
+
+// Whether the comparison could change with the entries' outputs not computed yet (it computes
+// them): one of the expected shape is new.
+bool more_declared(std::vector<ValueEntry>& entries, const PreparedCase& p,
+                   const core::OpOutput& expected) {
+    bool more = false;
+    for (ValueEntry& v : entries) {
+        if (v.computed) continue;
+        const std::optional<comparison::DeclaredOutput>& d = declared_output(v, p);
+        more = more || (d && d->output.shape == expected.value.shape);
+    }
+    return more;
+}
+
+// An output of another shape than the expected one, explained whole by an entry's model.
+std::optional<comparison::Comparison> explained_whole(std::vector<ValueEntry>& entries,
+                                                      const PreparedCase& p,
+                                                      const core::TensorView& actual,
+                                                      const JudgeSettings& settings) {
+    for (ValueEntry& v : entries) {
+        const std::optional<comparison::DeclaredOutput>& d = declared_output(v, p);
+        if (!d || !matches_whole(*v.entry, *p.call, *p.data, d->output, actual, settings.policy))
+            continue;
+        comparison::Comparison whole;
+        whole.declared[v.entry->name] = actual.size();
+        return whole;
+    }
+    return std::nullopt;
+}
+
 // The comparison of a valid case's output, with the profile's value entries where the plain
-// comparison fails on element values.
+// comparison fails on element values. The output is compared once, with the entries' outputs
+// that the stale check computed; a second time only when it fails on values and an entry's
+// output of the expected shape had not been computed (a passing case never computes them).
 comparison::Comparison compared(const PreparedCase& p, const core::OpOutput& expected,
                                 const core::TensorView& actual, const JudgeSettings& settings) {
     const core::PreparedCall& call = *p.call;
     const core::CaseRecord& data = *p.data;
-    comparison::Comparison c =
-        comparison::compare_output(call, data.a, data.b, expected, actual, settings.policy);
-    const std::vector<const profiles::Entry*> entries = active_entries(call, data, settings);
+    std::vector<ValueEntry> entries = value_entries(call, data, settings);
     note_exercised(entries, p, expected, settings);
-    if (c.passed() || c.categories.count("dtype")) return c;
-    comparison::ComparisonPolicy with_declared = settings.policy;
-    for (const profiles::Entry* e : entries) {
-        if (e->status) continue;
-        std::optional<comparison::DeclaredOutput> d = declared_output(*e, call, data);
-        if (!d) continue;
-        if (d->output.shape == expected.value.shape) {
-            with_declared.declared.push_back(std::move(*d));
-        } else if (matches_whole(*e, call, data, d->output, actual, settings.policy)) {
-            comparison::Comparison whole;
-            whole.declared[e->name] = actual.size();
-            return whole;
-        }
-    }
-    if (with_declared.declared.empty() || c.categories.count("shape")) return c;
-    return comparison::compare_output(call, data.a, data.b, expected, actual, with_declared);
+    comparison::Comparison c = comparison::compare_output(
+        call, data.a, data.b, expected, actual, with_declared(settings.policy, entries, expected));
+    // A shape or type mismatch is found before any element is compared (declared or not).
+    if (c.categories.count("shape"))
+        return explained_whole(entries, p, actual, settings).value_or(std::move(c));
+    if (c.categories.count("dtype") || (c.passed() && c.declared.empty())) return c;
+    if (!more_declared(entries, p, expected)) return c;
+    return comparison::compare_output(call, data.a, data.b, expected, actual,
+                                      with_declared(settings.policy, entries, expected));
 }
 
 void judge_output(results::Verdict& v, const PreparedCase& p, const core::OpOutput& expected,

@@ -102,8 +102,16 @@ void print_declared(const CaseRunner& r) {
 
 }  // namespace
 
-CaseResult CaseRunner::evaluate(const core::OpVersion& op, const core::CaseRecord& data) {
-    CaseResult r = evaluate_case(*backend, op, data, settings, next_call);
+double case_timeout(const CallTimeouts& t, const core::CaseRecord& data) {
+    const double bytes =
+        3.0 * static_cast<double>(std::max(data.a.bytes.size(), data.b.bytes.size()));
+    return t.timeout_seconds * std::max(1.0, bytes / (64.0 * 1024 * 1024)) +
+           t.compile_latency_seconds;
+}
+
+judging::CaseResult CaseRunner::evaluate(const core::OpVersion& op, const core::CaseRecord& data) {
+    const judging::CallRoute route{*backend, next_call, case_timeout(timeouts, data)};
+    judging::CaseResult r = judging::evaluate_case(route, op, data, settings);
     summary.add_compilations(r.compilations);  // shrinking's too: the run's cost
     return r;
 }
@@ -112,7 +120,8 @@ CaseResult CaseRunner::evaluate(const core::OpVersion& op, const core::CaseRecor
 // minimal case that fails the same way. A replay (--case) runs exactly the case it names, unless
 // --shrink-budget asks for shrinking.
 std::optional<ShrinkOutcome> CaseRunner::shrink(const case_sources::PlannedCase& c,
-                                                const core::CaseRecord& data, CaseResult& result) {
+                                                const core::CaseRecord& data,
+                                                judging::CaseResult& result) {
     const results::Status s = result.verdict.status;
     if ((!options.case_ids.empty() && !options.shrink_budget_given) ||
         (s != results::Status::failed && s != results::Status::crashed &&
@@ -151,14 +160,15 @@ std::optional<ShrinkOutcome> CaseRunner::shrink(const case_sources::PlannedCase&
 
 namespace {
 
-std::int64_t repro_elements(const core::CaseRecord& data, const CaseResult& result) {
+std::int64_t repro_elements(const core::CaseRecord& data, const judging::CaseResult& result) {
     return std::max(
         {data.a.size(), data.b.size(), result.expected.value.size(), result.actual.size()});
 }
 
 // A call re-run without undefined elements: the repro is the re-run call.
 std::vector<std::string> save_call(const std::string& dir, const core::OpVersion& op,
-                                   const core::CaseRecord& data, const CaseResult& result) {
+                                   const core::CaseRecord& data,
+                                   const judging::CaseResult& result) {
     core::CaseRecord defined = data;
     if (result.defined_b) defined.b = *result.defined_b;
     return save_repro(dir, op, defined, result);
@@ -169,11 +179,11 @@ std::vector<std::string> save_call(const std::string& dir, const core::OpVersion
 // The repro files of a deviation: of its minimal case when it was shrunk, and then of the case
 // itself too (in `original/`) when it is small enough.
 std::vector<std::string> CaseRunner::save(const case_sources::PlannedCase& c,
-                                          const core::CaseRecord& data, CaseResult& result,
+                                          const core::CaseRecord& data, judging::CaseResult& result,
                                           const std::optional<ShrinkOutcome>& minimal) {
     const std::string id = minimal ? minimal->id : c.id;
     const core::CaseRecord& shown = minimal ? minimal->data : data;
-    const CaseResult& shown_result = minimal ? minimal->result : result;
+    const judging::CaseResult& shown_result = minimal ? minimal->result : result;
     try {
         const std::int64_t elements = repro_elements(shown, shown_result);
         if (elements > kReproElementLimit) {
@@ -196,7 +206,7 @@ std::vector<std::string> CaseRunner::save(const case_sources::PlannedCase& c,
 }
 
 void CaseRunner::record(const case_sources::PlannedCase& c, const core::CaseRecord* data,
-                        CaseResult result) {
+                        judging::CaseResult result) {
     std::optional<ShrinkOutcome> minimal;
     std::vector<std::string> files;
     if (data && results::is_deviation(result.verdict.status)) {
@@ -206,35 +216,33 @@ void CaseRunner::record(const case_sources::PlannedCase& c, const core::CaseReco
     results::CaseLine line = case_line({&c, data, &result, minimal ? &*minimal : nullptr, files});
     if (results::is_deviation(result.verdict.status))
         line.replay = replay_line(options, minimal ? minimal->id : c.id);
-    line.baseline = results::baseline_outcome(options.expected.has_value(), expectations, c.id,
-                                              result.verdict.status);
     results->append(line);
     if (data && !data->note.empty()) notes.push_back(c.id + ": " + data->note);
     summary.add(c.op ? c.op->id() : "", result.verdict.status);
-    judge(line);
+    tally(line, line.baseline);
 }
 
-void CaseRunner::judge(const results::CaseLine& line) {
+// Counts the line as its baseline outcome says (judging::baseline_of): without --expected every
+// deviation is a finding.
+void CaseRunner::tally(const results::CaseLine& line, results::Baseline baseline) {
     const std::string& id = line.id;
     const results::Status status = line.verdict.status;
-    // REFUSED_UNDEFINED passes too: the defined elements all matched.
-    const bool passes =
-        status == results::Status::passed || status == results::Status::refused_undefined;
-    if (passes && results::is_named(expectations, id)) now_passing.push_back(id);
+    if (baseline == results::Baseline::now_passes) now_passing.push_back(id);
     if (status == results::Status::deviates_as_declared)
         for (const auto& [name, count] : line.verdict.declared)
             ++declared_cases[name];
     if (!results::is_deviation(status)) return;
     deviations.push_back({id, status});
-    if (results::find_expectation(expectations, id, status)) return;
+    if (baseline == results::Baseline::accepted) return;
     new_findings.push_back(new_findings.size() < kFindingsShown ? finding_text(line) : "");
 }
 
-// A case line of the run being resumed: counted and judged as if the case had just run.
+// A case line of the run being resumed: held against this run's baseline (an older line has
+// none) and counted as if the case had just run.
 void CaseRunner::recall(const results::CaseLine& line) {
     summary.add_previous(line.op, line.verdict.status);
     if (!line.note.empty()) notes.push_back(line.id + ": " + line.note);
-    judge(line);
+    tally(line, judging::baseline_of(settings, line.id, line.verdict.status));
     // as run_claimed() says: a block that was built (it has shapes) and claimed
     const bool checked = !line.shapes.empty() && !line.verdict.message.starts_with(kNotClaimed);
     const auto key = line.source == "exhaustive16"
@@ -256,14 +264,24 @@ void CaseRunner::run(const case_sources::PlannedCase& c) {
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
 }
 
+// A case that ends before the judge sees it (not claimed, not built): the runner's verdict, and
+// what the baseline says of it.
+judging::CaseResult CaseRunner::ended_unjudged(const case_sources::PlannedCase& c,
+                                               results::Status status, std::string message) const {
+    judging::CaseResult r;
+    r.verdict.status = status;
+    r.verdict.message = std::move(message);
+    r.baseline = judging::baseline_of(settings, c.id, status);
+    return r;
+}
+
 // Runs the case; false when it ended UNSUPPORTED or ERROR without reaching the backend.
 bool CaseRunner::run_claimed(const case_sources::PlannedCase& c) {
     if (!claimed(backend->hello(), c, c.valid)) {
-        CaseResult r;
-        r.verdict.status = results::Status::unsupported;
-        r.verdict.message =
-            kNotClaimed + (c.op ? c.op->id() : "") + " " + std::string(core::name(c.dtype));
-        record(c, nullptr, std::move(r));
+        record(c, nullptr,
+               ended_unjudged(c, results::Status::unsupported,
+                              kNotClaimed + (c.op ? c.op->id() : "") + " " +
+                                  std::string(core::name(c.dtype))));
         return false;
     }
     core::CaseRecord data;
@@ -271,17 +289,15 @@ bool CaseRunner::run_claimed(const case_sources::PlannedCase& c) {
         data = c.build();
         data.id = c.id;
     } catch (const std::exception& e) {
-        CaseResult r;
-        r.verdict.status = results::Status::error;
-        r.verdict.message = std::string("the validator could not build this case: ") + e.what();
-        record(c, nullptr, std::move(r));
+        record(c, nullptr,
+               ended_unjudged(c, results::Status::error,
+                              std::string("the validator could not build this case: ") + e.what()));
         return false;
     }
     if (data.valid != c.valid && !claimed(backend->hello(), c, data.valid)) {
-        CaseResult r;
-        r.verdict.status = results::Status::unsupported;
-        r.verdict.message = kNotClaimed + "this (op version, type)";
-        record(c, &data, std::move(r));
+        record(c, &data,
+               ended_unjudged(c, results::Status::unsupported,
+                              kNotClaimed + "this (op version, type)"));
         return false;
     }
     record(c, &data, evaluate(*c.op, data));
@@ -326,8 +342,8 @@ CaseRunner make_case_runner(const RunConfig& config, std::size_t planned) {
         // Named fields: a positional bool after compile_latency_seconds was added
         // landed in that double, and --undefined-refusal deviation did nothing.
         .settings = {.judge = {.policy = config.policy},
-                     .timeout_seconds = o.timeout_seconds * platform.timeout_factor(),
                      .undefined_refusal_is_deviation = config.undefined_refusal_is_deviation},
+        .timeouts = {.timeout_seconds = o.timeout_seconds * platform.timeout_factor()},
         .summary = RunSummary(static_cast<std::int64_t>(planned))};
     if (o.expected) r.expectations = results::read_expectations(*o.expected);
     if (o.profile) r.profile = profiles::read_profile(*o.profile);
@@ -356,7 +372,8 @@ void run_all(CaseRunner& runner, const std::vector<const case_sources::PlannedCa
     if (terminal) std::cerr << "\r" << runner.summary.progress_line() << "\x1b[K\n";
 }
 
-void bind_profile(CaseRunner& r) {
+void bind_settings(CaseRunner& r) {
+    if (r.options.expected) r.settings.expectations = &r.expectations;
     if (!r.profile) return;
     r.settings.judge.profile = &*r.profile;
     r.settings.judge.platform = &r.platform;
@@ -411,7 +428,7 @@ int start_run(const RunConfig& config) {
     const backends::Hello& hello = backend->hello();
     runner.platform.gpu = hello.gpu;  // a GPU backend's verdicts hold on the GPU it names
     if (hello.compile)
-        runner.settings.compile_latency_seconds =
+        runner.timeouts.compile_latency_seconds =
             hello.compile->latency_seconds * runner.choice.platform.timeout_factor();
     case_sources::SourceOptions sources{
         o.seed, o.count, o.onnx_dirs,
@@ -424,7 +441,7 @@ int start_run(const RunConfig& config) {
     runner.summary = RunSummary(static_cast<std::int64_t>(planned.size()));
     runner.backend = backend.get();
     runner.results = &results;
-    bind_profile(runner);
+    bind_settings(runner);
     std::vector<const case_sources::PlannedCase*> todo;
     for (const case_sources::PlannedCase& c : planned)
         todo.push_back(&c);

@@ -1,5 +1,6 @@
-// Running planned cases on a backend: each case evaluated, its deviations shrunk and saved as
-// repro files, its line appended to results.jsonl, and the run judged against --expected.
+// Running planned cases on a backend: each case evaluated by the judge (judging::evaluate_case,
+// which also holds it against --expected), its deviations shrunk and saved as repro files, its
+// line appended to results.jsonl and counted.
 #pragma once
 
 #include <cstdint>
@@ -11,11 +12,11 @@
 
 #include "backends/backend.hpp"
 #include "case_sources/run_case.hpp"
+#include "judging/case_evaluation.hpp"
 #include "results/case_status.hpp"
 #include "results/expectations.hpp"
 #include "results/results_file.hpp"
 #include "runner/backend_choice.hpp"
-#include "runner/case_evaluation.hpp"
 #include "runner/run_config.hpp"
 #include "runner/run_options.hpp"
 #include "runner/run_summary.hpp"
@@ -23,10 +24,23 @@
 
 namespace runner {
 
+// How long the runner waits for a call (PROTOCOL.md section 10).
+struct CallTimeouts {
+    double timeout_seconds = 10;  // base per case, scaled up with the case's bytes
+    // A compiling backend's announced compile latency (PROTOCOL.md section 9, item 19), added to
+    // every case's timeout.
+    double compile_latency_seconds = 0;
+};
+
+// The timeout of one case: the base, times the case's bytes in units of 64 MiB when larger,
+// plus the backend's compile latency.
+double case_timeout(const CallTimeouts& t, const core::CaseRecord& data);
+
 struct CaseRunner {
     const RunOptions& options;  // the configuration's, as given (repro paths, replay lines)
     BackendChoice choice{};     // the configuration's backend and platform
-    EvaluationSettings settings;
+    judging::EvaluationSettings settings;
+    CallTimeouts timeouts;
     RunSummary summary;
     backends::Backend* backend = nullptr;  // set once the backend runs (not for recalled cases)
     results::ResultsFile* results = nullptr;
@@ -42,18 +56,22 @@ struct CaseRunner {
 
     // Runs the case; for an exhaustive16 block, counts its pairs and wall time.
     void run(const case_sources::PlannedCase& c);
-    // A case line of the run being resumed: counted and judged as if the case had just run.
+    // A case line of the run being resumed: held against the baseline and counted as if the case
+    // had just run.
     void recall(const results::CaseLine& line);
 
   private:
-    CaseResult evaluate(const core::OpVersion& op, const core::CaseRecord& data);
+    judging::CaseResult evaluate(const core::OpVersion& op, const core::CaseRecord& data);
     std::optional<ShrinkOutcome> shrink(const case_sources::PlannedCase& c,
-                                        const core::CaseRecord& data, CaseResult& result);
+                                        const core::CaseRecord& data, judging::CaseResult& result);
     std::vector<std::string> save(const case_sources::PlannedCase& c, const core::CaseRecord& data,
-                                  CaseResult& result, const std::optional<ShrinkOutcome>& minimal);
+                                  judging::CaseResult& result,
+                                  const std::optional<ShrinkOutcome>& minimal);
     void record(const case_sources::PlannedCase& c, const core::CaseRecord* data,
-                CaseResult result);
-    void judge(const results::CaseLine& line);
+                judging::CaseResult result);
+    void tally(const results::CaseLine& line, results::Baseline baseline);
+    judging::CaseResult ended_unjudged(const case_sources::PlannedCase& c, results::Status status,
+                                       std::string message) const;
     bool run_claimed(const case_sources::PlannedCase& c);
 };
 
@@ -61,9 +79,9 @@ struct CaseRunner {
 // start. The runner refers to the configuration's options, which must outlive it.
 CaseRunner make_case_runner(const RunConfig& config, std::size_t planned);
 
-// Points the evaluation settings at the runner's own profile and the host platform (after the
-// runner has its final address).
-void bind_profile(CaseRunner& r);
+// Points the evaluation settings at the runner's own profile, platform and expectations (after
+// the runner has its final address).
+void bind_settings(CaseRunner& r);
 
 // Runs the cases, appending their lines; a progress line on a terminal.
 void run_all(CaseRunner& runner, const std::vector<const case_sources::PlannedCase*>& todo);

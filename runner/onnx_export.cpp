@@ -7,7 +7,7 @@
 
 #include "io/json_output.hpp"
 #include "io/onnx_node_test_dir.hpp"
-#include "runner/case_evaluation.hpp"
+#include "judging/prepared_case.hpp"
 #include "runner/repro_files.hpp"
 #include "runner/run_config.hpp"
 #include "runner/run_plan.hpp"

@@ -22,7 +22,8 @@ std::string repro_dir_name(const std::string& case_id) {
 }
 
 std::vector<std::string> save_repro(const std::string& dir, const core::OpVersion& op,
-                                    const core::CaseRecord& data, const CaseResult& result) {
+                                    const core::CaseRecord& data,
+                                    const judging::CaseResult& result) {
     std::filesystem::create_directories(dir);
     std::vector<std::string> files;
     const auto save = [&](std::string_view name, const core::Tensor& t) {

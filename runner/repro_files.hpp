@@ -5,7 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "runner/case_evaluation.hpp"
+#include "core/case_record.hpp"
+#include "core/op_config.hpp"
+#include "judging/case_result.hpp"
 
 namespace runner {
 
@@ -17,6 +19,7 @@ std::string repro_dir_name(const std::string& case_id);
 // 0), actual.npy (when the backend gave an output), and onnx/ (model.onnx + test_data_set_0)
 // for valid cases of ONNX op versions. Returns the paths written. Throws core::Error(input).
 std::vector<std::string> save_repro(const std::string& dir, const core::OpVersion& op,
-                                    const core::CaseRecord& data, const CaseResult& result);
+                                    const core::CaseRecord& data,
+                                    const judging::CaseResult& result);
 
 }  // namespace runner

@@ -15,6 +15,7 @@ results::CaseLine case_line(const CaseLineParts& r) {
     line.graph_form = p.graph_form;
     line.seconds = r.result->seconds;
     line.verdict = r.result->verdict;
+    line.baseline = r.result->baseline;
     if (r.data) {
         line.shapes = {r.data->a.shape, r.data->b.shape};
         line.attributes = r.data->attributes;

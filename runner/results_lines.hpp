@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "case_sources/run_case.hpp"
+#include "judging/case_result.hpp"
 #include "results/results_line.hpp"
-#include "runner/case_evaluation.hpp"
 #include "runner/shrinking.hpp"
 
 namespace runner {
@@ -15,7 +15,7 @@ namespace runner {
 struct CaseLineParts {
     const case_sources::PlannedCase* planned = nullptr;
     const core::CaseRecord* data = nullptr;  // null when the case was not built
-    const CaseResult* result = nullptr;
+    const judging::CaseResult* result = nullptr;
     const ShrinkOutcome* minimal = nullptr;  // the shrunk failing case, when there is one
     std::vector<std::string> files;          // repro files written for it
 };

@@ -151,7 +151,7 @@ int resume_run(const RunOptions& given) {
     const std::vector<case_sources::PlannedCase> planned = plan_run(config, sources, hello);
     CaseRunner runner = make_case_runner(config, planned.size());
     runner.platform.gpu = hello.gpu;
-    bind_profile(runner);
+    bind_settings(runner);
     std::unordered_map<std::string, std::int64_t> done;
     const std::uint64_t length = results::read_case_lines(path, [&](const results::CaseLine& line) {
         ++done[line.id];

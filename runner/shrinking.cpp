@@ -4,8 +4,18 @@
 #include <utility>
 
 #include "case_sources/pair_narrowing.hpp"
+#include "core/op_config.hpp"
+#include "core/tensor.hpp"
 
 namespace runner {
+namespace {
+
+// A candidate's size: its output's element count. Throws core::Error when the spec rejects it.
+std::int64_t output_size(const core::OpVersion& op, const core::CaseRecord& data) {
+    return core::element_count(core::prepare_call(op, data.attributes, data.a, data.b).plan.output);
+}
+
+}  // namespace
 
 bool ShrinkBudget::left() {
     if (used >= tries) {
@@ -23,7 +33,7 @@ double ShrinkBudget::elapsed() const {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-bool fails_the_same_way(const CaseResult& original, const CaseResult& candidate) {
+bool fails_the_same_way(const judging::CaseResult& original, const judging::CaseResult& candidate) {
     if (candidate.verdict.status != original.verdict.status) return false;
     if (original.verdict.status != results::Status::failed) return true;
     return std::any_of(
@@ -37,14 +47,13 @@ bool fails_the_same_way(const CaseResult& original, const CaseResult& candidate)
 // into a later pick never returns to an earlier one, so reordering the candidates (say, smallest
 // output first) ends on larger cases; measured, it did.
 std::optional<ShrinkOutcome> shrink_failure(const case_sources::RandomCaseKey& key,
-                                            const CaseResult& original, ShrinkBudget& budget,
-                                            const CandidateRun& run) {
+                                            const judging::CaseResult& original,
+                                            ShrinkBudget& budget, const CandidateRun& run) {
     std::optional<ShrinkOutcome> best;
     const core::OpVersion& op = *key.combination->op;
     // From the key's own node: a shrunk id shrinks on from where its path ends.
     rc::Shrinkable<generators::Case> node = case_sources::random_case_node(key);
-    std::int64_t size =
-        judging::output_elements(judging::prepare_case(op, case_sources::case_data(node.value())));
+    std::int64_t size = output_size(op, case_sources::case_data(node.value()));
     case_sources::RandomCaseKey at = key;
     bool descended = true;
     while (descended) {
@@ -54,11 +63,10 @@ std::optional<ShrinkOutcome> shrink_failure(const case_sources::RandomCaseKey& k
             auto candidate = shrinks.next();
             if (!candidate) break;
             core::CaseRecord data = case_sources::case_data(candidate->value());
-            const std::int64_t candidate_size =
-                judging::output_elements(judging::prepare_case(op, data));
+            const std::int64_t candidate_size = output_size(op, data);
             if (candidate_size > size) continue;
             if (!budget.left()) return best;
-            CaseResult result = run(data);
+            judging::CaseResult result = run(data);
             ++budget.used;
             if (!fails_the_same_way(original, result)) continue;
             at.shrink_path.push_back(i);
@@ -74,7 +82,7 @@ std::optional<ShrinkOutcome> shrink_failure(const case_sources::RandomCaseKey& k
 }
 
 std::optional<ShrinkOutcome> narrow_pairs(const std::string& id, const core::CaseRecord& data,
-                                          const CaseResult& original, ShrinkBudget& budget,
+                                          const judging::CaseResult& original, ShrinkBudget& budget,
                                           const CandidateRun& run) {
     std::optional<ShrinkOutcome> best;
     const auto attempt = [&](case_sources::PairRange range) {
@@ -86,7 +94,7 @@ std::optional<ShrinkOutcome> narrow_pairs(const std::string& id, const core::Cas
             return false;  // a case that cannot be narrowed is left to the other shrinkers
         }
         narrowed.graph_form = data.graph_form;
-        CaseResult result = run(narrowed);
+        judging::CaseResult result = run(narrowed);
         ++budget.used;
         if (!fails_the_same_way(original, result)) return false;
         best = ShrinkOutcome{case_sources::pairs_case_id(id, range), std::move(narrowed),
@@ -94,7 +102,7 @@ std::optional<ShrinkOutcome> narrow_pairs(const std::string& id, const core::Cas
         return true;
     };
     if (!data.valid) return best;
-    const std::int64_t n = judging::output_elements(judging::prepare_case(*data.op, data));
+    const std::int64_t n = output_size(*data.op, data);
     const auto& mismatches = original.verdict.mismatches;
     if (!mismatches.empty() && mismatches.front().index >= 0 && mismatches.front().index < n &&
         attempt({mismatches.front().index, mismatches.front().index}))
@@ -132,14 +140,14 @@ std::pair<case_sources::PairBlock, case_sources::PairBlock> halves(
 }  // namespace
 
 std::optional<ShrinkOutcome> narrow_block_failure(const case_sources::Exhaustive16Key& key,
-                                                  const CaseResult& original, ShrinkBudget& budget,
-                                                  const CandidateRun& run) {
+                                                  const judging::CaseResult& original,
+                                                  ShrinkBudget& budget, const CandidateRun& run) {
     std::optional<ShrinkOutcome> best;
     const auto attempt = [&](const case_sources::PairBlock& block) {
         if (!budget.left()) return false;
         const case_sources::Exhaustive16Key candidate{key.function, block};
         core::CaseRecord data = case_sources::exhaustive16_case_data(candidate);
-        CaseResult result = run(data);
+        judging::CaseResult result = run(data);
         ++budget.used;
         if (!fails_the_same_way(original, result)) return false;
         best = ShrinkOutcome{case_sources::exhaustive16_case_id(candidate), std::move(data),
