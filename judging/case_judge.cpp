@@ -97,7 +97,7 @@ comparison::Comparison compared(const PreparedCase& p, const core::OpOutput& exp
         comparison::compare_output(call, data.a, data.b, expected, actual, settings.policy);
     const std::vector<const profiles::Entry*> entries = active_entries(call, data, settings);
     note_exercised(entries, p, expected, settings);
-    if (c.passed() || c.categories.count("dtype")) return c;
+    if (c.passed() || c.categories.count(comparison::Category::dtype)) return c;
     comparison::ComparisonPolicy with_declared = settings.policy;
     for (const profiles::Entry* e : entries) {
         if (e->status) continue;
@@ -111,7 +111,7 @@ comparison::Comparison compared(const PreparedCase& p, const core::OpOutput& exp
             return whole;
         }
     }
-    if (with_declared.declared.empty() || c.categories.count("shape")) return c;
+    if (with_declared.declared.empty() || c.categories.count(comparison::Category::shape)) return c;
     return comparison::compare_output(call, data.a, data.b, expected, actual, with_declared);
 }
 
@@ -144,7 +144,7 @@ void judge_unread_output(results::Verdict& v, const PreparedCase& p, const core:
 void judge_rejection_reason(results::Verdict& v, const std::string& reason, const PreparedCase& p) {
     if (reason.empty() || reason == "other" || reason == p.invalidity) return;
     v.status = results::Status::failed;
-    v.categories = {{"rejection_reason", 1}};
+    v.categories = {{comparison::Category::rejection_reason, 1}};
     v.message = "rejected for its " + reason + ", but the inputs are invalid because of their " +
                 p.invalidity + " | " + v.message;
 }
@@ -172,7 +172,7 @@ results::Verdict judge_answer(const PreparedCase& p, const backends::Result& ans
 
 void declare_status(results::Verdict& v, const PreparedCase& p, const JudgeSettings& settings) {
     const bool shape_only = v.status == results::Status::failed && v.categories.size() == 1 &&
-                            v.categories.count("shape");
+                            v.categories.count(comparison::Category::shape);
     if (!results::is_deviation(v.status) || (v.status == results::Status::failed && !shape_only))
         return;
     if (!settings.profile || !settings.platform) return;
