@@ -12,7 +12,8 @@
 namespace comparison {
 
 // In section 11's order, which is the comparison's checking order: the header (shape, type),
-// then each element's categories, then the rejection reason of an invalid case.
+// then each element's categories, then the rejection reason of an invalid case, which stays last
+// (category.cpp checks the table's size against it).
 enum class Category : std::uint8_t {
     shape,
     dtype,
