@@ -15,10 +15,6 @@ static_assert(static_cast<std::size_t>(Category::rejection_reason) + 1 == kCateg
 
 }  // namespace
 
-std::string_view name(Category c) {
-    return kCategoryNames[static_cast<std::size_t>(c)].name;
-}
-
 std::optional<Category> parse_category(std::string_view name) {
     for (const CategoryName& row : kCategoryNames)
         if (row.name == name) return row.category;

@@ -50,10 +50,19 @@ inline constexpr std::array<CategoryName, 11> kCategoryNames{{
     {Category::rejection_reason, "rejection_reason"},
 }};
 
-// Mismatching elements per category (a rejection_reason counts 1), iterated in section 11's order.
-using CategoryCounts = std::map<Category, std::int64_t>;
+constexpr std::string_view name(Category c) {
+    return kCategoryNames[static_cast<std::size_t>(c)].name;
+}
 
-std::string_view name(Category c);
+// Orders categories by name, as the maps keyed by the names did before the enum: messages, JUnit
+// failure types and triage's lists keep their order, and results.jsonl its bytes.
+struct NameOrder {
+    constexpr bool operator()(Category a, Category b) const { return name(a) < name(b); }
+};
+
+// Mismatching elements per category (a rejection_reason counts 1), iterated by name.
+using CategoryCounts = std::map<Category, std::int64_t, NameOrder>;
+
 // nullopt for a name that is not in the table.
 std::optional<Category> parse_category(std::string_view name);
 

@@ -253,9 +253,9 @@ Draft triage_results(const std::string& results_path) {
     return std::move(t.draft);
 }
 
-std::map<comparison::Category, std::pair<std::int64_t, std::string>> unexplained_by_category(
-    const Draft& draft) {
-    std::map<comparison::Category, std::pair<std::int64_t, std::string>> out;
+std::map<comparison::Category, std::pair<std::int64_t, std::string>, comparison::NameOrder>
+unexplained_by_category(const Draft& draft) {
+    std::map<comparison::Category, std::pair<std::int64_t, std::string>, comparison::NameOrder> out;
     for (const UnexplainedCase& c : draft.unexplained)
         for (const auto& [category, elements] : c.categories) {
             auto& [count, example] = out[category];

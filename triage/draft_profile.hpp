@@ -50,7 +50,7 @@ std::string draft_toml(const Draft& draft);
 std::string triage_summary(const Draft& draft);
 
 // The unexplained cases per mismatch category: cases, and the first id.
-std::map<comparison::Category, std::pair<std::int64_t, std::string>> unexplained_by_category(
-    const Draft& draft);
+std::map<comparison::Category, std::pair<std::int64_t, std::string>, comparison::NameOrder>
+unexplained_by_category(const Draft& draft);
 
 }  // namespace triage

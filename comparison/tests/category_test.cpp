@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 namespace {
 
 using comparison::Category;
@@ -20,6 +22,17 @@ TEST(Category, SectionElevensNamesSpelledByHand) {
     EXPECT_EQ(comparison::parse_category("floor_vs_trunc"), Category::floor_vs_trunc);
     EXPECT_EQ(comparison::parse_category("rejection_reason"), Category::rejection_reason);
     EXPECT_EQ(comparison::name(Category::shape), "shape");
+}
+
+TEST(Category, CountsIterateByName) {
+    // By name, as the string-keyed maps did (results messages and JUnit types keep their order),
+    // not in the enum's order (shape, nan, value).
+    const comparison::CategoryCounts counts{
+        {Category::value, 1}, {Category::shape, 2}, {Category::nan, 3}, {Category::dtype, 4}};
+    std::string order;
+    for (const auto& [category, count] : counts)
+        order += std::string(comparison::name(category)) + " ";
+    EXPECT_EQ(order, "dtype nan shape value ");
 }
 
 TEST(Category, OtherTextIsNoCategory) {
