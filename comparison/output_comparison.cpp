@@ -30,13 +30,33 @@ enum class Outcome : std::uint8_t {
     floor_vs_trunc,
     value,
 };
-constexpr std::size_t kFirstCategory = static_cast<std::size_t>(Outcome::nan);
-constexpr std::array<const char*, 8> kCategoryNames{
-    "nan",      "signed_zero",        "subnormal_flush", "overflow",
-    "rounding", "integer_saturation", "floor_vs_trunc",  "value"};
+constexpr std::size_t kOutcomes = static_cast<std::size_t>(Outcome::value) + 1;
 
-const char* category_name(Outcome o) {
-    return kCategoryNames[static_cast<std::size_t>(o) - kFirstCategory];
+// The category of a failing outcome (one at or after Outcome::nan).
+Category category_of(Outcome o) {
+    switch (o) {
+        case Outcome::nan:
+            return Category::nan;
+        case Outcome::signed_zero:
+            return Category::signed_zero;
+        case Outcome::subnormal_flush:
+            return Category::subnormal_flush;
+        case Outcome::overflow:
+            return Category::overflow;
+        case Outcome::rounding:
+            return Category::rounding;
+        case Outcome::integer_saturation:
+            return Category::integer_saturation;
+        case Outcome::floor_vs_trunc:
+            return Category::floor_vs_trunc;
+        case Outcome::value:
+            return Category::value;
+        case Outcome::pass:
+        case Outcome::pass_ulp:
+        case Outcome::pass_ftz:
+            break;
+    }
+    throw std::logic_error("category_of: a passing outcome has no category");
 }
 
 // What the classifiers need to know about the call besides the four elements.
@@ -314,7 +334,7 @@ Mismatch describe_element(const Operands& t, Outcome o, std::int64_t i, std::int
                           std::int64_t ib) {
     const core::Tensor actual = element_of(t.actual, i);
     Mismatch m{i,
-               category_name(o),
+               category_of(o),
                core::format_element(t.a, ia),
                core::format_element(t.b, ib),
                core::format_element(t.expected, i),
@@ -338,7 +358,7 @@ constexpr std::int64_t kFirstPerCategory = 3;
 
 // Counts per outcome while walking; turned into Comparison's maps once at the end.
 struct Tally {
-    std::array<std::int64_t, kCategoryNames.size() + kFirstCategory> counts{};
+    std::array<std::int64_t, kOutcomes> counts{};
     std::vector<std::int64_t> declared;  // per ComparisonPolicy::declared
     std::vector<Mismatch> first;
 };
@@ -400,9 +420,9 @@ Comparison to_comparison(Tally tally, const std::vector<DeclaredOutput>& declare
     Comparison c;
     for (std::size_t k = 0; k < declared.size(); ++k)
         if (tally.declared[k]) c.declared[declared[k].name] += tally.declared[k];
-    for (std::size_t k = 0; k < kCategoryNames.size(); ++k)
-        if (const std::int64_t n = tally.counts[k + kFirstCategory])
-            c.categories[kCategoryNames[k]] = n;
+    for (std::size_t k = static_cast<std::size_t>(Outcome::nan); k < kOutcomes; ++k)
+        if (const std::int64_t n = tally.counts[k])
+            c.categories[category_of(static_cast<Outcome>(k))] = n;
     if (tally.counts[static_cast<std::size_t>(Outcome::pass_ulp)]) c.allowances.insert("ulp");
     if (tally.counts[static_cast<std::size_t>(Outcome::pass_ftz)]) c.allowances.insert("ftz");
     c.first = std::move(tally.first);
@@ -432,7 +452,7 @@ void check_call(const core::PreparedCall& call, const core::Tensor& a, const cor
         throw std::invalid_argument("compare_output: an input is smaller than the plan reads");
 }
 
-Comparison header_mismatch(const char* category, std::string expected, std::string actual) {
+Comparison header_mismatch(Category category, std::string expected, std::string actual) {
     Comparison c;
     c.categories[category] = 1;
     Mismatch m;
@@ -465,10 +485,10 @@ Comparison compare_output(const core::PreparedCall& call, const core::Tensor& a,
                           std::size_t limit) {
     check_call(call, a, b, expected.value);
     if (actual.shape != expected.value.shape)
-        return header_mismatch("shape", core::to_string(expected.value.shape),
+        return header_mismatch(Category::shape, core::to_string(expected.value.shape),
                                core::to_string(actual.shape));
     if (actual.type != expected.value.type)
-        return header_mismatch("dtype", std::string(core::name(expected.value.type)),
+        return header_mismatch(Category::dtype, std::string(core::name(expected.value.type)),
                                std::string(core::name(actual.type)));
     if (actual.bytes.size() != expected.value.bytes.size())
         throw std::invalid_argument("compare_output: actual holds fewer bytes than its shape");
@@ -498,8 +518,9 @@ std::string with_bits(const std::string& text, const std::string& bits) {
 }
 
 std::string describe_mismatch(const Mismatch& m) {
-    if (m.index < 0) return m.category + ": expected " + m.expected + ", actual " + m.actual;
-    return "[" + std::to_string(m.index) + "] " + m.category + ": a=" + with_bits(m.a, m.a_bits) +
+    const std::string category(name(m.category));
+    if (m.index < 0) return category + ": expected " + m.expected + ", actual " + m.actual;
+    return "[" + std::to_string(m.index) + "] " + category + ": a=" + with_bits(m.a, m.a_bits) +
            " b=" + with_bits(m.b, m.b_bits) + " expected " +
            with_bits(m.expected, m.expected_bits) + ", actual " +
            with_bits(m.actual, m.actual_bits);
@@ -511,7 +532,7 @@ std::string describe(const Comparison& c) {
     std::string out;
     std::int64_t total = 0;
     for (const auto& [category, count] : c.categories) {
-        out += (out.empty() ? "" : " ") + category + ":" + std::to_string(count);
+        out += (out.empty() ? "" : " ") + std::string(name(category)) + ":" + std::to_string(count);
         total += count;
     }
     if (c.passed()) out = "passed";

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "comparison/category.hpp"
 #include "core/op_config.hpp"
 #include "core/op_output.hpp"
 #include "core/tensor.hpp"
@@ -49,9 +50,9 @@ struct ComparisonPolicy {
 };
 
 struct Mismatch {
-    std::int64_t index;    // flat output index; -1 for a "shape" or "dtype" mismatch
-    std::string category;  // "nan", "signed_zero", ... (backends/PROTOCOL.md section 11)
-    // The element's inputs and outputs as core::format_element text. For "shape" and "dtype",
+    std::int64_t index;                   // flat output index; -1 for a shape or dtype mismatch
+    Category category = Category::value;  // set by whoever records the mismatch
+    // The element's inputs and outputs as core::format_element text. For shape and dtype,
     // expected/actual hold the shapes ("(2,3)") or type names and the rest is empty.
     std::string a, b;
     std::string expected, actual;
@@ -59,7 +60,7 @@ struct Mismatch {
 };
 
 struct Comparison {
-    std::map<std::string, std::int64_t> categories;  // mismatching elements per category
+    CategoryCounts categories;  // mismatching elements per category
     // The first `limit` mismatches and the first 3 of every category, by index.
     std::vector<Mismatch> first;
     std::set<std::string>
@@ -72,8 +73,8 @@ struct Comparison {
 
 // Compares `actual` with `expected` for one call described by `call` (core::prepare_call: op,
 // rounding, broadcast plan); a and b are the call's inputs. Elements listed in
-// expected.undefined are never compared. The shape is checked first (category "shape", count
-// 1, no element comparison follows), then the element type ("dtype"), then every element.
+// expected.undefined are never compared. The shape is checked first (Category::shape, count
+// 1, no element comparison follows), then the element type (Category::dtype), then every element.
 // Throws std::invalid_argument when expected, a or b do not fit `call` (a caller's bug).
 // `actual` may be a view of memory another process wrote (compared in place, never copied).
 Comparison compare_output(const core::PreparedCall& call, const core::Tensor& a,

@@ -156,9 +156,10 @@ comparison::Comparison compared(const PreparedCase& p, const core::OpOutput& exp
     comparison::Comparison c = comparison::compare_output(
         call, data.a, data.b, expected, actual, with_declared(settings.policy, entries, expected));
     // A shape or type mismatch is found before any element is compared (declared or not).
-    if (c.categories.count("shape"))
+    if (c.categories.count(comparison::Category::shape))
         return explained_whole(entries, p, actual, settings).value_or(std::move(c));
-    if (c.categories.count("dtype") || (c.passed() && c.declared.empty())) return c;
+    if (c.categories.count(comparison::Category::dtype) || (c.passed() && c.declared.empty()))
+        return c;
     if (!more_declared(entries, p, expected)) return c;
     return comparison::compare_output(call, data.a, data.b, expected, actual,
                                       with_declared(settings.policy, entries, expected));
@@ -193,7 +194,7 @@ void judge_unread_output(results::Verdict& v, const PreparedCase& p, const core:
 void judge_rejection_reason(results::Verdict& v, const std::string& reason, const PreparedCase& p) {
     if (reason.empty() || reason == "other" || reason == p.invalidity) return;
     v.status = results::Status::failed;
-    v.categories = {{"rejection_reason", 1}};
+    v.categories = {{comparison::Category::rejection_reason, 1}};
     v.message = "rejected for its " + reason + ", but the inputs are invalid because of their " +
                 p.invalidity + " | " + v.message;
 }
@@ -221,7 +222,7 @@ results::Verdict judge_answer(const PreparedCase& p, const backends::Result& ans
 
 void declare_status(results::Verdict& v, const PreparedCase& p, const JudgeSettings& settings) {
     const bool shape_only = v.status == results::Status::failed && v.categories.size() == 1 &&
-                            v.categories.count("shape");
+                            v.categories.count(comparison::Category::shape);
     if (!results::is_deviation(v.status) || (v.status == results::Status::failed && !shape_only))
         return;
     if (!settings.profile || !settings.platform) return;

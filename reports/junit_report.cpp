@@ -51,16 +51,18 @@ std::string classname(const results::CaseLine& line) {
     return (line.op.empty() ? "unbuilt" : line.op) + "." + line.dtype;
 }
 
-std::string categories_text(const std::map<std::string, std::int64_t>& categories) {
+std::string categories_text(const comparison::CategoryCounts& categories) {
     std::string text;
-    for (const auto& [name, count] : categories)
-        text += (text.empty() ? "" : ", ") + name + " " + std::to_string(count);
+    for (const auto& [category, count] : categories)
+        text += (text.empty() ? "" : ", ") + std::string(comparison::name(category)) + " " +
+                std::to_string(count);
     return text;
 }
 
 std::string mismatch_text(const comparison::Mismatch& m) {
-    std::string text = "  [" + std::to_string(m.index) + "] " + m.category + ": a=" + m.a +
-                       " b=" + m.b + " expected " + m.expected + ", actual " + m.actual;
+    std::string text = "  [" + std::to_string(m.index) + "] " +
+                       std::string(comparison::name(m.category)) + ": a=" + m.a + " b=" + m.b +
+                       " expected " + m.expected + ", actual " + m.actual;
     if (!m.expected_bits.empty())
         text += " (bits a=" + m.a_bits + " b=" + m.b_bits + " expected " + m.expected_bits +
                 " actual " + m.actual_bits + ")";
@@ -123,8 +125,8 @@ std::string deviation_element(const results::CaseLine& line, Status status,
     std::string type = status_text(line);
     if (status == Status::failed && !line.verdict.categories.empty()) {
         type.clear();
-        for (const auto& [name, count] : line.verdict.categories)
-            type += (type.empty() ? "" : ",") + name;
+        for (const auto& [category, count] : line.verdict.categories)
+            type += (type.empty() ? "" : ",") + std::string(comparison::name(category));
     }
     const std::string& message = line.verdict.message;
     return "<" + element + attribute("type", type) +

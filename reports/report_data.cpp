@@ -99,7 +99,7 @@ results::RunLine first_run_line(const std::string& file) {
 std::vector<comparison::Mismatch> first_of_each_category(
     const std::vector<comparison::Mismatch>& list, std::size_t limit) {
     std::vector<comparison::Mismatch> out;
-    std::set<std::string> shown;
+    std::set<comparison::Category> shown;
     for (const comparison::Mismatch& m : list) {
         if (out.size() < limit || !shown.count(m.category)) out.push_back(m);
         shown.insert(m.category);
@@ -374,8 +374,9 @@ nlohmann::json backend_json(const BackendReport& b) {
         for (const auto& [dtype, counts] : by_dtype)
             cells[op][dtype] = counts_json(counts);
     nlohmann::json categories = nlohmann::json::object();
-    for (const auto& [name, c] : b.categories)
-        categories[name] = {{"cases", c.cases}, {"elements", c.elements}};
+    for (const auto& [category, c] : b.categories)
+        categories[std::string(comparison::name(category))] = {{"cases", c.cases},
+                                                               {"elements", c.elements}};
     return {{"label", b.label},
             {"name", b.name},
             {"version", b.version},

@@ -55,7 +55,7 @@ struct BackendReport {
     std::vector<RunOfFile> runs;
     Counts totals{};
     std::map<std::string, std::map<std::string, Counts>> cells;  // op id -> dtype -> counts
-    std::map<std::string, CategoryCount> categories;
+    std::map<comparison::Category, CategoryCount> categories;
     // Trimmed case lines, capped: the deviations, and the cases whose deviation the profile
     // declares (DEVIATES_AS_DECLARED), so that a reader can list each of the three kinds.
     std::vector<results::CaseLine> failures;

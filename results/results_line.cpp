@@ -78,6 +78,31 @@ void read_counts(const json& v, const std::string& where,
     for (const auto& [key, value] : v.items())
         read_count(value, where + "." + key, out[key]);
 }
+// A category's name, read back through comparison's table.
+comparison::Category category_named(const std::string& name, const std::string& where) {
+    const std::optional<comparison::Category> c = comparison::parse_category(name);
+    if (!c)
+        throw std::invalid_argument(where + " names '" + name +
+                                    "', which is not a mismatch category (PROTOCOL.md section 11)");
+    return *c;
+}
+void read(const json& v, const std::string& where, comparison::Category& out) {
+    std::string name;
+    read(v, where, name);
+    out = category_named(name, where);
+}
+void read_counts(const json& v, const std::string& where, comparison::CategoryCounts& out) {
+    std::map<std::string, std::int64_t> by_name;
+    read_counts(v, where, by_name);
+    for (const auto& [name, count] : by_name)
+        out[category_named(name, where)] = count;
+}
+json categories_json(const comparison::CategoryCounts& counts) {
+    json j = json::object();
+    for (const auto& [category, count] : counts)
+        j[std::string(comparison::name(category))] = count;
+    return j;
+}
 void read_shapes(const json& v, const std::string& where, std::vector<Shape>& out) {
     if (!v.is_array()) wrong(where, "an array");
     for (const json& shape : v) {
@@ -104,7 +129,8 @@ struct Fields {
     void count(const char* key, std::int64_t& out) const {
         if (j.contains(key)) read_count(j[key], at(key), out);
     }
-    void counts(const char* key, std::map<std::string, std::int64_t>& out) const {
+    template <class Counts>
+    void counts(const char* key, Counts& out) const {
         if (j.contains(key)) read_counts(j[key], at(key), out);
     }
     template <class T>
@@ -115,8 +141,12 @@ struct Fields {
 };
 
 json mismatch_json(const comparison::Mismatch& m) {
-    json j = {{"index", m.index}, {"category", m.category}, {"a", m.a},
-              {"b", m.b},         {"expected", m.expected}, {"actual", m.actual}};
+    json j = {{"index", m.index},
+              {"category", comparison::name(m.category)},
+              {"a", m.a},
+              {"b", m.b},
+              {"expected", m.expected},
+              {"actual", m.actual}};
     if (!m.expected_bits.empty()) {
         j["a_bits"] = m.a_bits;
         j["b_bits"] = m.b_bits;
@@ -147,7 +177,7 @@ comparison::Mismatch mismatch_from_json(const json& j, const std::string& where)
 
 void add_verdict(json& j, const Verdict& v) {
     j["status"] = name(v.status);
-    if (!v.categories.empty()) j["categories"] = v.categories;
+    if (!v.categories.empty()) j["categories"] = categories_json(v.categories);
     if (!v.message.empty()) j["message"] = v.message;
     if (!v.mismatches.empty()) {
         j["mismatches"] = json::array();

@@ -25,7 +25,7 @@ using Attributes = std::map<std::string, std::string>;
 // What judging gave a case, or its minimal case.
 struct Verdict {
     Status status = Status::error;
-    std::map<std::string, std::int64_t> categories;  // FAILED: mismatching elements per category
+    comparison::CategoryCounts categories;  // FAILED: mismatching elements per category
     std::string message;
     std::vector<comparison::Mismatch> mismatches;  // FAILED: the first few
     std::set<std::string> allowed_by;              // PASSED only because of these options

@@ -63,8 +63,8 @@ std::string finding_text(const results::CaseLine& line) {
         const comparison::Mismatch& m = mismatches[0];
         text += "\n    " + std::string(line.minimal ? "minimal case " : "case ") +
                 nlohmann::json(shapes[0]).dump() + " x " + nlohmann::json(shapes[1]).dump() +
-                ": [" + std::to_string(m.index) + "] " + m.category + " a=" + m.a + " b=" + m.b +
-                " expected " + m.expected + ", actual " + m.actual;
+                ": [" + std::to_string(m.index) + "] " + std::string(comparison::name(m.category)) +
+                " a=" + m.a + " b=" + m.b + " expected " + m.expected + ", actual " + m.actual;
     }
     if (line.minimal && !line.minimal->cut_short.empty())
         text +=

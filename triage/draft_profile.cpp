@@ -26,7 +26,7 @@ comparison::ComparisonPolicy policy_of(const results::RunLine& run) {
 }
 
 bool shape_only(const SavedCall& c) {
-    return c.categories.size() == 1 && c.categories.count("shape");
+    return c.categories.size() == 1 && c.categories.count(comparison::Category::shape);
 }
 
 // The statuses a status entry is drafted for (besides FAILED with only a wrong shape).
@@ -50,7 +50,8 @@ struct Triage {
         auto judge = std::make_unique<CallJudge>(*call, policy);
         // A wrong type is never a model's (the judge declares no element of it); nor is a
         // rejection's reason, or an answer without output.
-        if (!call->categories.count("dtype") && call->data.valid && call->actual)
+        if (!call->categories.count(comparison::Category::dtype) && call->data.valid &&
+            call->actual)
             found = fewest_explanations(*judge);
         if (!found.fewest.empty()) {
             explained.push_back({call->id, key_of(*call), found.fewest});
@@ -203,10 +204,11 @@ void write_entry(std::ostream& out, const DraftEntry& e, const Draft& d,
     if (!d.emulator.empty()) out << "emulator = " << toml_string(d.emulator) << "\n";
 }
 
-std::string categories_text(const std::map<std::string, std::int64_t>& categories) {
+std::string categories_text(const comparison::CategoryCounts& categories) {
     std::string out;
-    for (const auto& [name, count] : categories)
-        out += (out.empty() ? "" : " ") + name + ":" + std::to_string(count);
+    for (const auto& [category, count] : categories)
+        out += (out.empty() ? "" : " ") + std::string(comparison::name(category)) + ":" +
+               std::to_string(count);
     return out.empty() ? "no category" : out;
 }
 
@@ -218,8 +220,9 @@ std::vector<std::string> leftover_lines(const Draft& d) {
             "Not explained by any behaviour model (the findings to investigate), by "
             "category:");
         for (const auto& [category, found] : unexplained_by_category(d))
-            out.push_back("  " + category + ": " + std::to_string(found.first) + " case" +
-                          (found.first == 1 ? "" : "s") + ", e.g. " + found.second);
+            out.push_back("  " + std::string(comparison::name(category)) + ": " +
+                          std::to_string(found.first) + " case" + (found.first == 1 ? "" : "s") +
+                          ", e.g. " + found.second);
         for (const UnexplainedCase& c : d.unexplained)
             out.push_back("  " + c.id + " (" + categories_text(c.categories) + ")" +
                           (c.note.empty() ? "" : ": " + c.note));
@@ -250,9 +253,9 @@ Draft triage_results(const std::string& results_path) {
     return std::move(t.draft);
 }
 
-std::map<std::string, std::pair<std::int64_t, std::string>> unexplained_by_category(
-    const Draft& draft) {
-    std::map<std::string, std::pair<std::int64_t, std::string>> out;
+std::map<comparison::Category, std::pair<std::int64_t, std::string>, comparison::NameOrder>
+unexplained_by_category(const Draft& draft) {
+    std::map<comparison::Category, std::pair<std::int64_t, std::string>, comparison::NameOrder> out;
     for (const UnexplainedCase& c : draft.unexplained)
         for (const auto& [category, elements] : c.categories) {
             auto& [count, example] = out[category];

@@ -8,14 +8,15 @@
 #include <string>
 #include <vector>
 
+#include "comparison/category.hpp"
 #include "triage/draft_entries.hpp"
 
 namespace triage {
 
 struct UnexplainedCase {
     std::string id;
-    std::map<std::string, std::int64_t> categories;  // the case line's
-    std::string note;                                // what the search left out
+    comparison::CategoryCounts categories;  // the case line's
+    std::string note;                       // what the search left out
 };
 
 struct UntriagedCase {
@@ -49,7 +50,7 @@ std::string draft_toml(const Draft& draft);
 std::string triage_summary(const Draft& draft);
 
 // The unexplained cases per mismatch category: cases, and the first id.
-std::map<std::string, std::pair<std::int64_t, std::string>> unexplained_by_category(
-    const Draft& draft);
+std::map<comparison::Category, std::pair<std::int64_t, std::string>, comparison::NameOrder>
+unexplained_by_category(const Draft& draft);
 
 }  // namespace triage

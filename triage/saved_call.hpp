@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "comparison/category.hpp"
 #include "core/broadcast.hpp"
 #include "core/case_record.hpp"
 #include "core/element_type.hpp"
@@ -21,7 +22,7 @@ struct SavedCall {
     core::CaseRecord data;  // op, attributes, A, B, validity, graph form
     std::optional<core::Tensor> actual;                // the backend's output, when it gave one
     results::Status status = results::Status::failed;  // the case line's
-    std::map<std::string, std::int64_t> categories;    // the case line's
+    comparison::CategoryCounts categories;             // the case line's
 };
 
 // What a profile entry's scope reads of a call (profiles::in_scope).

@@ -19,6 +19,7 @@ struct ListOptions {
     std::string backend_cmd;        // an out-of-process backend: show its claims
     std::string platform = "host";  // where the adapters start (runner/platform_choice.hpp)
     bool kernel_sets = false;       // which of the optimized backend's kernel sets this CPU runs
+    bool categories = false;        // the mismatch categories' names (comparison/category.hpp)
 };
 int run_list(const ListOptions& options);
 

@@ -1,10 +1,11 @@
-// `list`: the op-version table as text or JSON.
+// `list`: the op-version table as text or JSON; also the backends, kernel sets and categories.
 #include <algorithm>
 #include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "backends/adapter_table.hpp"
+#include "comparison/category.hpp"
 #include "core/op_table.hpp"
 #include "optimized/cpu_dispatch.hpp"
 #include "platform/gpu_facts.hpp"
@@ -164,6 +165,20 @@ int list_kernel_sets() {
     return 0;
 }
 
+// The one table of category names, for tools and tests outside C++ (docs/tests/categories_test.py).
+int list_categories(bool as_json) {
+    nlohmann::json names = nlohmann::json::array();
+    for (const comparison::CategoryName& row : comparison::kCategoryNames)
+        names.push_back(row.name);
+    if (as_json) {
+        std::cout << names.dump(2) << "\n";
+        return 0;
+    }
+    for (const comparison::CategoryName& row : comparison::kCategoryNames)
+        std::cout << row.name << "\n";
+    return 0;
+}
+
 }  // namespace
 
 int run_list(const ListOptions& options) {
@@ -172,6 +187,7 @@ int run_list(const ListOptions& options) {
     // form of `list`.
     const runner::PlatformChoice platform = runner::parse_platform(options.platform);
     if (options.kernel_sets) return list_kernel_sets();
+    if (options.categories) return list_categories(as_json);
     if (options.backends) return list_backends(as_json, platform);
     if (!options.backend.empty() || !options.backend_cmd.empty())
         return list_claims(runner::open_backend(runner::choose_backend(

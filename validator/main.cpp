@@ -161,6 +161,9 @@ int main(int argc, char** argv) {
     list->add_flag("--kernel-sets", list_options.kernel_sets,
                    "Which of the optimized backend's kernel sets this CPU runs (and its tests "
                    "check), and which it skips");
+    list->add_flag("--categories", list_options.categories,
+                   "The mismatch categories (PROTOCOL.md section 11), one name a line; with "
+                   "--json, a JSON array");
     list->add_option("--platform", list_options.platform,
                      "Start the adapters there: host, avx2, x86-<QEMU CPU model>, arm64, "
                      "arm64-<QEMU CPU model>")

@@ -46,7 +46,7 @@ TEST(CaseJudge, ComparesEveryElementAndNamesTheCategory) {
     EXPECT_EQ(judge(c, ok({-0.0f, 6})).status, results::Status::passed);
     const results::Verdict v = judge(c, ok({0.0f, 6}));
     EXPECT_EQ(v.status, results::Status::failed);
-    EXPECT_EQ(v.categories, (std::map<std::string, std::int64_t>{{"signed_zero", 1}}));
+    EXPECT_EQ(v.categories, (comparison::CategoryCounts{{comparison::Category::signed_zero, 1}}));
     ASSERT_EQ(v.mismatches.size(), 1u);
     EXPECT_EQ(v.mismatches[0].index, 0);
 }
@@ -79,7 +79,8 @@ TEST(CaseJudge, RejectionForAnotherReasonThanTheInputsInvalidityFails) {
     rejected.reason = "type";
     const results::Verdict v = judge(c, rejected);
     EXPECT_EQ(v.status, results::Status::failed);
-    EXPECT_EQ(v.categories, (std::map<std::string, std::int64_t>{{"rejection_reason", 1}}));
+    EXPECT_EQ(v.categories,
+              (comparison::CategoryCounts{{comparison::Category::rejection_reason, 1}}));
     EXPECT_EQ(judge(c, ok({4, 8, 12})).status, results::Status::accepted_invalid);
 }
 
@@ -138,7 +139,7 @@ TEST(CaseJudge, UnreadOutputIsJudgedByItsHeadersShape) {
     unread.unread_output = backends::UnreadOutput{core::ElementType::f32, {4095, 2}, 32888};
     const results::Verdict v = judge(c, unread);
     EXPECT_EQ(v.status, results::Status::failed);
-    EXPECT_EQ(v.categories, (std::map<std::string, std::int64_t>{{"shape", 1}}));
+    EXPECT_EQ(v.categories, (comparison::CategoryCounts{{comparison::Category::shape, 1}}));
     EXPECT_NE(v.message.find("32888-byte output file"), std::string::npos) << v.message;
     const profiles::Profile profile = profiles::parse_profile(
         "[[declare]]\nname = \"wide\"\nfinding = \"f.md\"\nstatus = \"FAILED\"\n"

@@ -36,8 +36,8 @@ TEST(ReportData, CountsPerCellAndStatus) {
     EXPECT_EQ(at(b.cells.at("onnx.Mul-14").at("u8"), Status::failed), 1);
     EXPECT_EQ(at(b.cells.at("onnx.Mul-14").at("i8"), Status::crashed), 1);
     EXPECT_EQ(at(b.cells.at("onnx.Div-7").at("f32"), Status::unsupported), 1);
-    EXPECT_EQ(b.categories.at("integer_saturation").cases, 1);
-    EXPECT_EQ(b.categories.at("integer_saturation").elements, 3);
+    EXPECT_EQ(b.categories.at(comparison::Category::integer_saturation).cases, 1);
+    EXPECT_EQ(b.categories.at(comparison::Category::integer_saturation).elements, 3);
     EXPECT_EQ(b.failures_total, 2);  // FAILED and CRASHED; UNSUPPORTED is no finding
     ASSERT_EQ(b.failures.size(), 2u);
     EXPECT_EQ(b.failures[0].id, "r:2");
@@ -318,6 +318,15 @@ TEST(ReportData, FieldsOfTheWrongJsonTypeAreNamedWithTheirLine) {
     EXPECT_NE(message(run, bad).find("categories.value is not a count"), std::string::npos);
     bad["categories"] = {{"value", (std::int64_t{1} << 40) + 1}};
     EXPECT_NE(message(run, bad).find("categories.value is not a count"), std::string::npos);
+    // A category's name is read back through comparison's table: a misspelt one is named.
+    bad["categories"] = {{"valeu", 1}};
+    EXPECT_NE(message(run, bad).find("categories names 'valeu', which is not a mismatch category"),
+              std::string::npos);
+    bad = ok;
+    bad["mismatches"] = {{{"index", 0}, {"category", "Nan"}}};
+    EXPECT_NE(message(run, bad).find(
+                  "mismatches[].category names 'Nan', which is not a mismatch category"),
+              std::string::npos);
     bad = ok;
     bad["minimal"] = {{"mismatches", {{{"index", "zero"}}}}};
     EXPECT_NE(message(run, bad).find("minimal.mismatches[].index is not an integer"),

@@ -48,7 +48,8 @@ triage::Draft two_entries() {
         {"onnx.Div-14"}, {ElementType::i32}, {core::BroadcastRule::numpy}, {"runtime", "const-a"}};
     status.cases = {"random:onnx.Div-14:i32:numpy:seed=1:n=3", "x"};
     d.entries = {value, status};
-    d.unexplained = {{"random:onnx.Mul-14:f32:numpy:seed=1:n=4", {{"value", 2}}, ""}};
+    d.unexplained = {
+        {"random:onnx.Mul-14:f32:numpy:seed=1:n=4", {{comparison::Category::value, 2}}, ""}};
     return d;
 }
 
