@@ -634,13 +634,14 @@ core::PreparedCall modelled_call(const Model& m, const core::OpVersion& op,
                                  const core::AttributeMap& attributes, const core::Tensor& a,
                                  const core::Tensor& b) {
     const auto rule = attributes.find("auto_broadcast");
-    if (m.pdpd_axis_unset_read_as_zero && rule != attributes.end() && rule->second == "pdpd" &&
-        !attributes.count("auto_broadcast_axis")) {
+    const bool pdpd = rule != attributes.end() &&
+                      core::broadcast_rule_named(rule->second) == core::BroadcastRule::pdpd;
+    if (m.pdpd_axis_unset_read_as_zero && pdpd && !attributes.count("auto_broadcast_axis")) {
         core::AttributeMap zero = attributes;
         zero["auto_broadcast_axis"] = "0";
         return core::prepare_call(op, zero, a, b);
     }
-    if (m.pdpd_axis_ignored && rule != attributes.end() && rule->second == "pdpd") {
+    if (m.pdpd_axis_ignored && pdpd) {
         core::AttributeMap trailing = attributes;
         trailing["auto_broadcast_axis"] = "-1";
         return core::prepare_call(op, trailing, a, b);

@@ -287,8 +287,8 @@ TEST(Broadcast, RuleNamesReadBackAndAreListed) {
     EXPECT_EQ(BroadcastSpec{}.rule, BroadcastRule::numpy);  // ONNX-7+, auto_broadcast's default
 }
 
-// SEMANTICS.md section 3: numpy stretches 1s on either side, pdpd in B; none wants equal shapes
-// and legacy "1-dim expansion doesn't work yet". Only pdpd and legacy read an axis.
+// docs/SEMANTICS.md section 3: numpy stretches 1s on either side, pdpd in B; none wants equal
+// shapes and legacy "1-dim expansion doesn't work yet". Only pdpd and legacy read an axis.
 TEST(Broadcast, RulePropertiesFollowTheSpec) {
     EXPECT_FALSE(stretches_size_one_dims(BroadcastRule::none));
     EXPECT_TRUE(stretches_size_one_dims(BroadcastRule::numpy));
