@@ -393,7 +393,7 @@ template <class T>
 T via_f32(T x, T y, bool multiply, core::IntegerRounding rounding, bool wraps) {
     const float fx = static_cast<float>(x), fy = static_cast<float>(y);
     float q = multiply ? fx * fy : fx / fy;
-    if (rounding == core::IntegerRounding::floor) q = std::floor(q);
+    if (core::floors(rounding)) q = std::floor(q);
     q = std::trunc(q);
     if (wraps) return widened<T>(to_int32_as_javascript(q));
     if constexpr (sizeof(T) == 8 && std::is_unsigned_v<T>) {
@@ -466,7 +466,7 @@ T through_f32_and_i32(T x, T y, bool multiply, core::IntegerRounding rounding, b
                       bool from_remainder) {
     const float fx = static_cast<float>(x), fy = static_cast<float>(y);
     float r = multiply ? fx * fy : fx / fy;
-    if (!multiply && rounding == core::IntegerRounding::floor)
+    if (!multiply && core::floors(rounding))
         r = from_remainder ? floor_quotient_from_remainder(fx, fy) : std::floor(r);
     if (clamped && !std::isnan(r))
         r = std::clamp(r, -2147483648.0f, f32_bound(std::numeric_limits<std::int32_t>::max()));
@@ -502,7 +502,7 @@ std::optional<T> integer_step(const Model& m, T x, T y, bool multiply,
     // Through f32 a zero divisor (one that became 0 in a narrower type) gives ±inf or NaN, which
     // converts to the integer indefinite; the spec's own x / 0 is never compared.
     if (m.integer_division_via_f32) return via_f32(x, y, false, rounding, m.f32_to_integer_wraps);
-    if (m.integer_floor_division_of_rounded_f32 && rounding == core::IntegerRounding::floor)
+    if (m.integer_floor_division_of_rounded_f32 && core::floors(rounding))
         return webgl_floor_division(x, y);
     if (y == 0) return std::nullopt;
     if constexpr (std::is_signed_v<T>) {
@@ -534,10 +534,9 @@ std::optional<T> saturated_to_i32(T x, T y, bool multiply, core::IntegerRounding
 template <class T>
 std::optional<T> model_integer(const Model& m, T x, T y, bool multiply,
                                core::IntegerRounding rounding) {
-    if (m.floor_for_trunc && rounding == core::IntegerRounding::truncate)
-        rounding = core::IntegerRounding::floor;
-    else if (m.trunc_for_floor && rounding == core::IntegerRounding::floor)
-        rounding = core::IntegerRounding::truncate;
+    const bool floors = core::floors(rounding);
+    if ((m.floor_for_trunc && !floors) || (m.trunc_for_floor && floors))
+        rounding = core::other_rounding(rounding);
     if constexpr (sizeof(T) >= 4) {
         if (m.results_saturated_to_i32) return saturated_to_i32(x, y, multiply, rounding);
     }
@@ -635,13 +634,14 @@ core::PreparedCall modelled_call(const Model& m, const core::OpVersion& op,
                                  const core::AttributeMap& attributes, const core::Tensor& a,
                                  const core::Tensor& b) {
     const auto rule = attributes.find("auto_broadcast");
-    if (m.pdpd_axis_unset_read_as_zero && rule != attributes.end() && rule->second == "pdpd" &&
-        !attributes.count("auto_broadcast_axis")) {
+    const bool pdpd = rule != attributes.end() &&
+                      core::broadcast_rule_named(rule->second) == core::BroadcastRule::pdpd;
+    if (m.pdpd_axis_unset_read_as_zero && pdpd && !attributes.count("auto_broadcast_axis")) {
         core::AttributeMap zero = attributes;
         zero["auto_broadcast_axis"] = "0";
         return core::prepare_call(op, zero, a, b);
     }
-    if (m.pdpd_axis_ignored && rule != attributes.end() && rule->second == "pdpd") {
+    if (m.pdpd_axis_ignored && pdpd) {
         core::AttributeMap trailing = attributes;
         trailing["auto_broadcast_axis"] = "-1";
         return core::prepare_call(op, trailing, a, b);

@@ -86,6 +86,14 @@ core::Tensor patterns(core::ElementType t, core::Shape shape, std::uint32_t firs
     return out;
 }
 
+// B placed along A's leading axis, for a version whose default rule cannot stretch B's size-1
+// dim (ONNX-1/6 legacy): its first rule that takes an axis, at axis 0.
+core::AttributeMap leading_axis_attributes(const core::OpVersion& op) {
+    for (core::BroadcastRule rule : core::broadcast_rules(op))
+        if (core::takes_axis(rule)) return *core::rule_attributes(op, rule, 0);
+    throw std::logic_error(op.id() + " can neither stretch B nor place it at an axis");
+}
+
 }  // namespace
 
 std::string exhaustive16_case_id(const Exhaustive16Key& key) {
@@ -110,10 +118,12 @@ std::optional<Exhaustive16Key> parse_exhaustive16_case_id(std::string_view id) {
 core::CaseRecord exhaustive16_case_data(const Exhaustive16Key& key) {
     const PairBlock& k = key.block;
     const core::ElementType t = key.function.type;
-    core::CaseRecord data{.op = key.function.op, .attributes = key.function.attributes};
-    if (key.function.op->broadcast == core::BroadcastFamily::onnx_legacy) {
-        data.attributes["broadcast"] = "1";
-        data.attributes["axis"] = "0";
+    const core::OpVersion& op = *key.function.op;
+    core::CaseRecord data{.op = &op, .attributes = key.function.attributes};
+    if (!core::stretches_size_one_dims(
+            core::resolve_attributes(op, data.attributes).broadcast.rule)) {
+        for (const auto& [name, value] : leading_axis_attributes(op))
+            data.attributes[name] = value;
         data.a = patterns(t, {k.b_count(), k.a_count()}, k.a_first, k.a_count());
         data.b = patterns(t, {k.b_count()}, k.b_first, k.b_count());
     } else {

@@ -40,7 +40,7 @@ std::vector<PlannedCase> plan_exhaustive8_cases() {
     for (ExhaustiveFunction& f :
          exhaustive_functions({core::ElementType::i8, core::ElementType::u8})) {
         const std::string id = "exhaustive8:" + f.id;
-        if (f.op->rounding == core::DivisionRounding::not_division) {
+        if (f.op->arithmetic == core::Arithmetic::multiply) {
             out.push_back(outer_product(f, id, 0, 256));
             continue;
         }

@@ -3,10 +3,20 @@
 namespace case_sources {
 namespace {
 
-// Divide-1 once per m_pythondiv value; every other version once, with default attributes.
-std::vector<core::AttributeMap> settings(const core::OpVersion& op) {
-    if (op.rounding != core::DivisionRounding::pythondiv_attribute) return {{}};
-    return {{{"m_pythondiv", "true"}}, {{"m_pythondiv", "false"}}};
+struct Setting {
+    core::AttributeMap attributes;
+    std::string suffix;  // ":floor", ":trunc", or empty
+};
+
+// A version whose calls can round two ways (Divide-1's m_pythondiv) once per rounding, its
+// default first; every other version once, with default attributes.
+std::vector<Setting> settings(const core::OpVersion& op) {
+    const std::vector<core::IntegerRounding> roundings = core::integer_roundings(op);
+    if (roundings.size() < 2) return {{}};
+    std::vector<Setting> out;
+    for (core::IntegerRounding r : roundings)
+        out.push_back({*core::rounding_attributes(op, r), ":" + std::string(core::name(r))});
+    return out;
 }
 
 }  // namespace
@@ -17,12 +27,9 @@ std::vector<ExhaustiveFunction> exhaustive_functions(
     for (const core::OpVersion& op : core::op_versions())
         for (core::ElementType t : types) {
             if (!op.allows(t)) continue;
-            for (core::AttributeMap& attributes : settings(op)) {
-                std::string id = op.id() + ":" + std::string(core::name(t));
-                if (!attributes.empty())
-                    id += attributes.at("m_pythondiv") == "true" ? ":floor" : ":trunc";
-                out.push_back({&op, t, std::move(attributes), std::move(id)});
-            }
+            for (Setting& s : settings(op))
+                out.push_back({&op, t, std::move(s.attributes),
+                               op.id() + ":" + std::string(core::name(t)) + s.suffix});
         }
     return out;
 }

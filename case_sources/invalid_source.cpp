@@ -53,7 +53,7 @@ void add_near_misses(std::vector<PlannedCase>& out, const core::OpVersion& op, s
             Combination typed = c;
             typed.type = op.element_types[static_cast<std::size_t>(n) % op.element_types.size()];
             const std::string id = "invalid:" + op.id() +
-                                   ":shape:" + generators::rule_name(c.rule) +
+                                   ":shape:" + std::string(core::name(c.rule)) +
                                    ":seed=" + std::to_string(seed) + ":n=" + std::to_string(n);
             const std::uint64_t stream = std::hash<std::string>{}(id);
             out.push_back({id, "invalid", &op, typed.type, false, [typed, stream, &op] {

@@ -17,7 +17,7 @@ std::string rounding_part(const Combination& c) {
 // The id without seed and n: "onnx.Mul-7:f32:numpy".
 std::string combination_part(const Combination& c) {
     return c.op->id() + ":" + std::string(core::name(c.type)) + ":" +
-           generators::rule_name(c.rule) + rounding_part(c);
+           std::string(core::name(c.rule)) + rounding_part(c);
 }
 
 const Combination* combination_named(std::string_view text) {

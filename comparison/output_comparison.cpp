@@ -206,10 +206,7 @@ Outcome classify_integer(T act, T x, T y, const OpContext& op) {
     T clamped{};
     if (saturated(x, y, op.multiply, clamped) && clamped == act) return Outcome::integer_saturation;
     if (!op.multiply) {
-        const auto other = op.rounding == core::IntegerRounding::floor
-                               ? core::IntegerRounding::truncate
-                               : core::IntegerRounding::floor;
-        const reference::Quotient<T> q = reference::divide(x, y, other);
+        const reference::Quotient<T> q = reference::divide(x, y, core::other_rounding(op.rounding));
         if (!q.undefined && q.value == act) return Outcome::floor_vs_trunc;
     }
     return Outcome::value;

@@ -127,6 +127,57 @@ std::vector<std::int64_t> broadcast_strides(const Shape& aligned) {
 
 }  // namespace
 
+std::string_view name(BroadcastRule rule) {
+    switch (rule) {
+        case BroadcastRule::none:
+            return "none";
+        case BroadcastRule::numpy:
+            return "numpy";
+        case BroadcastRule::pdpd:
+            return "pdpd";
+        case BroadcastRule::onnx_legacy:
+            return "onnx_legacy";
+    }
+    __builtin_unreachable();
+}
+
+std::optional<BroadcastRule> broadcast_rule_named(std::string_view text) {
+    for (BroadcastRule r : kBroadcastRules)
+        if (name(r) == text) return r;
+    return std::nullopt;
+}
+
+std::string broadcast_rule_names() {
+    std::string out;
+    for (BroadcastRule r : kBroadcastRules)
+        out += (out.empty() ? "" : ", ") + std::string(name(r));
+    return out;
+}
+
+bool stretches_size_one_dims(BroadcastRule rule) {
+    switch (rule) {
+        case BroadcastRule::none:
+        case BroadcastRule::onnx_legacy:
+            return false;
+        case BroadcastRule::numpy:
+        case BroadcastRule::pdpd:
+            return true;
+    }
+    __builtin_unreachable();
+}
+
+bool takes_axis(BroadcastRule rule) {
+    switch (rule) {
+        case BroadcastRule::none:
+        case BroadcastRule::numpy:
+            return false;
+        case BroadcastRule::pdpd:
+        case BroadcastRule::onnx_legacy:
+            return true;
+    }
+    __builtin_unreachable();
+}
+
 std::string to_string(const BroadcastSpec& spec) {
     switch (spec.rule) {
         case BroadcastRule::none:
@@ -149,6 +200,16 @@ BroadcastPlan make_plan(const Shape& a, const Shape& b, const BroadcastSpec& spe
 
 Shape broadcast_shape(const Shape& a, const Shape& b, const BroadcastSpec& spec) {
     return align(a, b, spec).output;
+}
+
+bool broadcasts(const Shape& a, const Shape& b, const BroadcastSpec& spec) {
+    try {
+        align(a, b, spec);
+        return true;
+    } catch (const Error& e) {
+        if (e.kind() != ErrorKind::shape) throw;
+        return false;
+    }
 }
 
 }  // namespace core

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/tensor.hpp"
@@ -17,8 +18,27 @@ enum class BroadcastRule {
     onnx_legacy,  // ONNX-1/6 broadcast=1: B is one element or a contiguous run of A's dims
 };
 
+// Every rule, in enum order: for generators, listings and name lookups.
+inline constexpr BroadcastRule kBroadcastRules[] = {
+    BroadcastRule::none, BroadcastRule::numpy, BroadcastRule::pdpd, BroadcastRule::onnx_legacy};
+
+// ONNX-7+'s only rule and auto_broadcast's default.
+inline constexpr BroadcastRule kDefaultBroadcastRule = BroadcastRule::numpy;
+
+// "none", "numpy", "pdpd", "onnx_legacy": the rule's name in profiles, spec tables and case ids.
+std::string_view name(BroadcastRule rule);
+// The rule with that name, if any; broadcast_rule_names() lists them ("none, numpy, ...").
+std::optional<BroadcastRule> broadcast_rule_named(std::string_view text);
+std::string broadcast_rule_names();
+
+// Whether the rule stretches a size-1 dim to the other input's extent (numpy on either side,
+// pdpd in B); none wants identical shapes and ONNX legacy "1-dim expansion doesn't work yet".
+bool stretches_size_one_dims(BroadcastRule rule);
+// Whether the rule reads an axis attribute: pdpd's auto_broadcast_axis, legacy's axis.
+bool takes_axis(BroadcastRule rule);
+
 struct BroadcastSpec {
-    BroadcastRule rule = BroadcastRule::numpy;
+    BroadcastRule rule = kDefaultBroadcastRule;
     // pdpd: -1 means rank(A) - rank(B). onnx_legacy: unset means suffix matching.
     std::optional<std::int64_t> axis;
 };
@@ -35,6 +55,8 @@ struct BroadcastPlan {
 // Throws Error(shape) naming both shapes, the rule and the reason when they are incompatible.
 BroadcastPlan make_plan(const Shape& a, const Shape& b, const BroadcastSpec& spec);
 Shape broadcast_shape(const Shape& a, const Shape& b, const BroadcastSpec& spec);
+// Whether broadcast_shape would accept the shapes (it throws no Error(shape)).
+bool broadcasts(const Shape& a, const Shape& b, const BroadcastSpec& spec);
 
 // Calls f(flat output index, A offset, B offset) for every output element, in order.
 template <class F>

@@ -132,12 +132,59 @@ std::vector<BroadcastRule> broadcast_rules(const OpVersion& op) {
     __builtin_unreachable();
 }
 
+std::optional<AttributeMap> rule_attributes(const OpVersion& op, BroadcastRule rule,
+                                            std::optional<std::int64_t> axis) {
+    const std::vector<BroadcastRule> offered = broadcast_rules(op);
+    if (std::find(offered.begin(), offered.end(), rule) == offered.end()) return std::nullopt;
+    const bool axis_given = axis && takes_axis(rule);
+    switch (op.broadcast) {
+        case BroadcastFamily::multidirectional:
+            return AttributeMap{};
+        case BroadcastFamily::onnx_legacy: {
+            AttributeMap out{{"broadcast", rule == BroadcastRule::none ? "0" : "1"}};
+            if (axis_given) out["axis"] = std::to_string(*axis);
+            return out;
+        }
+        case BroadcastFamily::auto_broadcast: {
+            AttributeMap out{{"auto_broadcast", std::string(name(rule))}};
+            if (axis_given) out["auto_broadcast_axis"] = std::to_string(*axis);
+            return out;
+        }
+    }
+    __builtin_unreachable();
+}
+
+std::vector<IntegerRounding> integer_roundings(const OpVersion& op) {
+    switch (op.rounding) {
+        case DivisionRounding::not_division:
+            return {};
+        case DivisionRounding::truncate:
+            return {IntegerRounding::truncate};
+        case DivisionRounding::pythondiv_attribute:  // m_pythondiv defaults to true
+            return {IntegerRounding::floor, IntegerRounding::truncate};
+    }
+    __builtin_unreachable();
+}
+
+std::optional<AttributeMap> rounding_attributes(const OpVersion& op, IntegerRounding rounding) {
+    const std::vector<IntegerRounding> offered = integer_roundings(op);
+    if (std::find(offered.begin(), offered.end(), rounding) == offered.end()) return std::nullopt;
+    switch (op.rounding) {
+        case DivisionRounding::not_division:
+        case DivisionRounding::truncate:
+            return AttributeMap{};
+        case DivisionRounding::pythondiv_attribute:
+            return AttributeMap{{"m_pythondiv", floors(rounding) ? "true" : "false"}};
+    }
+    __builtin_unreachable();
+}
+
 OpConfig resolve_attributes(const OpVersion& op, const AttributeMap& attributes) {
     const auto values = effective_values(op, attributes);
     OpConfig config;
     config.broadcast = broadcast_of(op, values);
-    if (op.rounding == DivisionRounding::pythondiv_attribute && values.at("m_pythondiv") == "true")
-        config.rounding = IntegerRounding::floor;
+    if (op.rounding == DivisionRounding::pythondiv_attribute)
+        config.rounding = floor_if(values.at("m_pythondiv") == "true");
     return config;
 }
 

@@ -1,3 +1,5 @@
+// Independent on purpose (see broadcast_model.hpp): the properties check core against it, so
+// it switches on the rules itself and shares no code with core/broadcast.
 #include "generators/broadcast_model.hpp"
 
 #include <algorithm>

@@ -27,8 +27,6 @@ struct Combination {
     core::IntegerRounding expected_rounding() const;
 };
 
-std::string rule_name(core::BroadcastRule rule);  // "none", "numpy", "pdpd", "onnx_legacy"
-
 // All triples in table order; Divide-1-like versions once per m_pythondiv value.
 const std::vector<Combination>& all_combinations();
 std::vector<Combination> combinations_where(const std::function<bool(const Combination&)>& keep);

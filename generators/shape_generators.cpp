@@ -179,8 +179,7 @@ Shape arbitrary_dims() {
 }
 
 std::optional<std::int64_t> arbitrary_axis(BroadcastRule rule) {
-    if (rule == BroadcastRule::none || rule == BroadcastRule::numpy || chance(30))
-        return std::nullopt;
+    if (!core::takes_axis(rule) || chance(30)) return std::nullopt;
     return pick(rule == BroadcastRule::pdpd ? -1 : 0,
                 4);  // the smallest value each attribute allows
 }

@@ -19,8 +19,8 @@ std::atomic<int> g_threads{0};  // < 1: omp_get_max_threads()
 
 Operation operation_of(const core::PreparedCall& call) {
     if (call.op->arithmetic == core::Arithmetic::multiply) return Operation::multiply;
-    return call.config.rounding == core::IntegerRounding::floor ? Operation::divide_floor
-                                                                : Operation::divide_truncate;
+    return core::floors(call.config.rounding) ? Operation::divide_floor
+                                              : Operation::divide_truncate;
 }
 
 // reference::run indexes the buffers by shape; a short buffer would be read out of bounds.

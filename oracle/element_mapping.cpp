@@ -1,3 +1,5 @@
+// Independent on purpose (see element_mapping.hpp): it switches on the broadcast rules itself
+// and asks core/broadcast nothing, so that it can check core, the reference and the rest.
 #include "oracle/element_mapping.hpp"
 
 #include <algorithm>

@@ -1,3 +1,5 @@
+// Independent on purpose: the oracle reads each rounding rule in exact cpp_int arithmetic and
+// asks core nothing beyond the enum, so that it can check the reference and the rest.
 #include "oracle/integer_arithmetic.hpp"
 
 #include <stdexcept>

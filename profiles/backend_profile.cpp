@@ -18,12 +18,6 @@
 namespace profiles {
 namespace {
 
-constexpr std::array<std::pair<std::string_view, core::BroadcastRule>, 4> kRules{{
-    {"none", core::BroadcastRule::none},
-    {"numpy", core::BroadcastRule::numpy},
-    {"pdpd", core::BroadcastRule::pdpd},
-    {"onnx_legacy", core::BroadcastRule::onnx_legacy},
-}};
 constexpr std::array<std::pair<std::string_view, InputsWhen>, 7> kWhen{{
     {"any", InputsWhen::any},
     {"traps_in_i32", InputsWhen::traps_in_i32},
@@ -101,10 +95,10 @@ void read_scope(Entry& e, const std::string& source, const toml::table& t,
         }
     if (const toml::node* n = t.get("broadcast"))
         for (const std::string& r : strings_of(source, *n, "broadcast")) {
-            const auto rule = lookup(kRules, r);
+            const auto rule = core::broadcast_rule_named(r);
             if (!rule)
                 fail(source, *n,
-                     "unknown broadcast rule '" + r + "' (none, numpy, pdpd, onnx_legacy)");
+                     "unknown broadcast rule '" + r + "' (" + core::broadcast_rule_names() + ")");
             e.scope.broadcast.push_back(*rule);
         }
     if (const toml::node* n = t.get("graph_forms"))
@@ -418,12 +412,6 @@ bool inputs_match(InputsWhen when, const core::PreparedCall& call, const core::T
         }
     });
     return found;
-}
-
-std::string_view name(core::BroadcastRule rule) {
-    for (const auto& [text, r] : kRules)
-        if (r == rule) return text;
-    return "unknown";
 }
 
 std::string_view name(InputsWhen when) {

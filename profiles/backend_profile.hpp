@@ -100,7 +100,6 @@ std::vector<const Entry*> active_entries(const Profile& profile, const platform:
 bool inputs_match(InputsWhen when, const core::PreparedCall& call, const core::Tensor& a,
                   const core::Tensor& b);
 
-std::string_view name(core::BroadcastRule rule);
 std::string_view name(InputsWhen when);  // as a profile spells it: "int_min_by_minus_one"
 
 }  // namespace profiles

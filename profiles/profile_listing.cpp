@@ -66,7 +66,7 @@ std::string entry_text(const Entry& e) {
     text += scope_text(e);
     text += "  broadcast   " +
             joined(
-                e.scope.broadcast, [](core::BroadcastRule r) { return name(r); }, "any") +
+                e.scope.broadcast, [](core::BroadcastRule r) { return core::name(r); }, "any") +
             "\n";
     text += "  graph forms " + joined(e.scope.graph_forms, as_is, "any") + "\n";
     text += "  condition   " + condition_text(e.condition) + "\n";

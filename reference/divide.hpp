@@ -28,7 +28,7 @@ requires std::is_integral_v<T> Quotient<T> divide(T a, T b, core::IntegerRoundin
     }
     T q = static_cast<T>(a / b);  // C++ division truncates toward zero
     const bool inexact = static_cast<T>(a % b) != 0;
-    if (rounding == core::IntegerRounding::floor && inexact && ((a < 0) != (b < 0))) q = q - T(1);
+    if (core::floors(rounding) && inexact && ((a < 0) != (b < 0))) q = q - T(1);
     return {q, false};
 }
 

@@ -12,11 +12,9 @@ constexpr std::string_view kFile = "broadcast_examples.txt";
 
 core::BroadcastRule parse_rule(const TableRow& row) {
     const std::string& r = row.fields[0];
-    if (r == "none") return core::BroadcastRule::none;
-    if (r == "numpy") return core::BroadcastRule::numpy;
-    if (r == "pdpd") return core::BroadcastRule::pdpd;
-    if (r == "onnx_legacy") return core::BroadcastRule::onnx_legacy;
-    fail(row, "unknown rule '" + r + "'");
+    const auto rule = core::broadcast_rule_named(r);
+    if (!rule) fail(row, "unknown rule '" + r + "'");
+    return *rule;
 }
 
 std::string shape_name(const core::Shape& s) {
@@ -88,16 +86,10 @@ std::vector<RuleBinding> versions_offering(core::BroadcastRule rule,
     std::vector<RuleBinding> out;
     for (const core::OpVersion& op : core::op_versions()) {
         switch (op.broadcast) {
-            case core::BroadcastFamily::auto_broadcast: {
-                static constexpr const char* kNames[] = {"none", "numpy", "pdpd", nullptr};
-                const char* value = kNames[static_cast<int>(rule)];
-                if (!value) break;
-                core::AttributeMap attributes{{"auto_broadcast", value}};
-                if (rule == core::BroadcastRule::pdpd && axis)
-                    attributes["auto_broadcast_axis"] = std::to_string(*axis);
-                out.push_back({&op, attributes});
+            case core::BroadcastFamily::auto_broadcast:  // auto_broadcast=RULE, pdpd's axis
+                if (const auto attributes = core::rule_attributes(op, rule, axis))
+                    out.push_back({&op, *attributes});
                 break;
-            }
             case core::BroadcastFamily::multidirectional:
                 if (rule == core::BroadcastRule::numpy) out.push_back({&op, {}});
                 break;

@@ -39,27 +39,23 @@ std::vector<core::ElementType> dtypes_of(const TableRow& row) {
 
 // The versions and m_pythondiv settings each arithmetic keyword is checked on.
 std::vector<RuleBinding> bindings(const TableRow& row, core::ElementType type) {
-    const std::string& kind = field(row, Field::arithmetic);
-    if (kind != "mul" && kind != "div" && kind != "div_trunc" && kind != "div_floor")
-        fail(row, "unknown arithmetic '" + kind + "'");
+    const std::string& kind = field(row, Field::arithmetic);  // mul, div, div_trunc, div_floor
     const bool want_mul = kind == "mul";
-    const bool want_trunc = kind == "div" || kind == "div_trunc";
-    const bool want_floor = kind == "div" || kind == "div_floor";
+    std::optional<core::IntegerRounding> only;  // div_ROUNDING: that rounding; div: every one
+    if (kind.starts_with("div_")) only = core::integer_rounding_named(kind.substr(4));
+    if (!want_mul && kind != "div" && !only) fail(row, "unknown arithmetic '" + kind + "'");
     std::vector<RuleBinding> out;
     for (const core::OpVersion& op : core::op_versions()) {
         if (!op.allows(type)) continue;
-        switch (op.rounding) {
-            case core::DivisionRounding::not_division:
-                if (want_mul) out.push_back({&op, {}});
-                break;
-            case core::DivisionRounding::truncate:
-                if (want_trunc) out.push_back({&op, {}});
-                break;
-            case core::DivisionRounding::pythondiv_attribute:
-                if (want_trunc) out.push_back({&op, {{"m_pythondiv", "false"}}});
-                if (want_floor) out.push_back({&op, {{"m_pythondiv", "true"}}});
-                break;
+        if (op.arithmetic == core::Arithmetic::multiply) {
+            if (want_mul) out.push_back({&op, {}});
+            continue;
         }
+        if (want_mul) continue;
+        for (core::IntegerRounding r : core::kIntegerRoundings)
+            if (!only || *only == r)
+                if (const auto attributes = core::rounding_attributes(op, r))
+                    out.push_back({&op, *attributes});
     }
     return out;
 }

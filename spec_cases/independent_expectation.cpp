@@ -1,3 +1,5 @@
+// Independent on purpose (see independent_expectation.hpp): it reads the rules from the spec
+// text itself and shares no code with core/broadcast or the reference, which it checks.
 #include "spec_cases/independent_expectation.hpp"
 
 #include <cmath>

@@ -25,12 +25,20 @@ std::string testdata_dir() {
     return env ? env : ELTWISE_ONNX_TESTDATA_DIR;
 }
 
-// ONNX's Mul/Div tests carry no attributes; the legacy versions broadcast only when asked.
+// ONNX's Mul/Div tests carry no attributes, but the legacy versions broadcast only when asked:
+// unequal shapes get the attributes of the first rule the version offers that accepts them.
+core::AttributeMap broadcasting_attributes(const core::OpVersion& op, const core::Shape& a,
+                                           const core::Shape& b) {
+    if (a == b) return {};
+    for (core::BroadcastRule rule : core::broadcast_rules(op))
+        if (core::broadcasts(a, b, {rule, std::nullopt}))
+            return *core::rule_attributes(op, rule, std::nullopt);
+    return {};
+}
+
 core::CaseRecord make_check(const core::OpVersion& op, const io::OnnxDataSet& data,
                             const std::string& suffix) {
-    core::AttributeMap attributes;
-    if (op.broadcast == core::BroadcastFamily::onnx_legacy && data.a.shape != data.b.shape)
-        attributes["broadcast"] = "1";
+    const core::AttributeMap attributes = broadcasting_attributes(op, data.a.shape, data.b.shape);
     core::CaseRecord c{op.id() + " " + std::string(core::name(data.a.type)) + suffix, &op,
                        attributes, data.a, data.b};
     c.expected.output = core::OpOutput{*data.expected, {}};

@@ -8,11 +8,16 @@ namespace {
 
 using io::OpenVinoLayer;
 
-// The example's rule and rounding, read from its <data> element as the spec words them.
+// The example's rule and rounding, read from its <data> element as the spec words them
+// (auto_broadcast defaults to numpy). The examples use none and numpy only, so no axis.
 Placement placement_of(const OpenVinoLayer& layer) {
-    const std::string rule =
-        layer.attributes.count("auto_broadcast") ? layer.attributes.at("auto_broadcast") : "numpy";
-    return {rule == "none" ? core::BroadcastRule::none : core::BroadcastRule::numpy, std::nullopt};
+    const auto it = layer.attributes.find("auto_broadcast");
+    if (it == layer.attributes.end()) return {core::kDefaultBroadcastRule, std::nullopt};
+    const auto rule = core::broadcast_rule_named(it->second);
+    if (!rule)
+        throw core::Error(core::ErrorKind::attribute,
+                          layer.op->id() + ": unknown auto_broadcast '" + it->second + "'");
+    return {*rule, std::nullopt};
 }
 
 bool floors(const OpenVinoLayer& layer) {

@@ -195,7 +195,7 @@ void write_entry(std::ostream& out, const DraftEntry& e, const Draft& d,
     for (core::ElementType t : e.scope.dtypes)
         dtypes.emplace_back(core::name(t));
     for (core::BroadcastRule r : e.scope.rules)
-        rules.emplace_back(profiles::name(r));
+        rules.emplace_back(core::name(r));
     out << "dtypes = " << array(dtypes) << "\n";
     if (!every_rule(e.scope)) out << "broadcast = " << array(rules) << "\n";
     if (e.scope.forms.size() < std::size(core::kGraphForms))

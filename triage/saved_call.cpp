@@ -50,7 +50,7 @@ core::Tensor read_as(const std::string& path, core::ElementType type, bool exact
 }  // namespace
 
 CallKey key_of(const SavedCall& c) {
-    core::BroadcastRule rule = core::BroadcastRule::numpy;
+    core::BroadcastRule rule = core::kDefaultBroadcastRule;
     try {
         rule = core::resolve_attributes(*c.data.op, c.data.attributes).broadcast.rule;
     } catch (const core::Error&) {

@@ -29,7 +29,7 @@ struct SavedCall {
 struct CallKey {
     std::string op;
     core::ElementType dtype = core::ElementType::f32;
-    core::BroadcastRule rule = core::BroadcastRule::numpy;
+    core::BroadcastRule rule = core::kDefaultBroadcastRule;
     std::string form;
     friend auto operator<=>(const CallKey&, const CallKey&) = default;
 };

@@ -205,7 +205,7 @@ int run_list(const ListOptions& options) {
         std::cout << op.id() << "\n"
                   << "    element types: " << core::to_string(op.element_types) << "\n"
                   << "    broadcast:     " << core::name(op.broadcast) << "\n";
-        if (op.rounding != core::DivisionRounding::not_division)
+        if (op.arithmetic == core::Arithmetic::divide)
             std::cout << "    division:      " << core::name(op.rounding) << "\n";
         if (op.attributes.empty()) std::cout << "    attributes:    none\n";
         for (const auto& a : op.attributes)

@@ -57,25 +57,35 @@ void reject_axis_past_rank(const core::Shape& a, const core::BroadcastSpec& spec
                                                       "): the axis is past A's rank");
 }
 
+// The converter's own check of a rule the library does not know; throws core::Error(shape).
+// After it, B fits in A at the axis, so place_b stays inside A's rank.
+void check_fit(const core::Shape& a, const core::Shape& b, const core::BroadcastSpec& spec) {
+    reject_axis_past_rank(a, spec);
+    core::broadcast_shape(a, b, spec);
+}
+
 }  // namespace
 
 LoweredShapes lower_shapes(const core::Shape& a, const core::Shape& b,
                            const core::BroadcastSpec& spec) {
     core::element_count(a);  // rejects negative dims before they reach a library as sizes
     core::element_count(b);
-    if (spec.rule == core::BroadcastRule::numpy) return {a, b, numpy_output(a, b)};
-    // The converter's own check of a rule the library does not know; throws core::Error(shape).
-    // After it, B fits in A at the axis, so place_b stays inside A's rank.
-    reject_axis_past_rank(a, spec);
-    core::broadcast_shape(a, b, spec);
+    // One case per rule and no default: a new rule fails the build (-Werror=switch) until it
+    // has a lowering here.
     switch (spec.rule) {
+        case core::BroadcastRule::numpy:  // the library's own rule, which it checks itself
+            return {a, b, numpy_output(a, b)};
+        case core::BroadcastRule::none:  // equal shapes
+            check_fit(a, b, spec);
+            return {a, b, a};
         case core::BroadcastRule::onnx_legacy:
+            check_fit(a, b, spec);
             return {a, legacy_b(a, b, spec), a};
         case core::BroadcastRule::pdpd:
+            check_fit(a, b, spec);
             return {a, pdpd_b(a, b, spec), a};
-        default:  // none: equal shapes, checked above
-            return {a, b, a};
     }
+    __builtin_unreachable();
 }
 
 }  // namespace backends::adapters

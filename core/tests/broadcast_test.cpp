@@ -274,5 +274,40 @@ TEST(Broadcast, SpecToStringNamesTheRule) {
     EXPECT_NE(to_string(legacy(1)).find("onnx legacy"), std::string::npos);
 }
 
+// Profiles, spec tables and case ids spell the rules so; every rule is listed once.
+TEST(Broadcast, RuleNamesReadBackAndAreListed) {
+    EXPECT_EQ(name(BroadcastRule::none), "none");
+    EXPECT_EQ(name(BroadcastRule::numpy), "numpy");
+    EXPECT_EQ(name(BroadcastRule::pdpd), "pdpd");
+    EXPECT_EQ(name(BroadcastRule::onnx_legacy), "onnx_legacy");
+    for (BroadcastRule r : kBroadcastRules)
+        EXPECT_EQ(broadcast_rule_named(name(r)), r);
+    EXPECT_EQ(broadcast_rule_named("legacy"), std::nullopt);
+    EXPECT_EQ(broadcast_rule_names(), "none, numpy, pdpd, onnx_legacy");
+    EXPECT_EQ(BroadcastSpec{}.rule, BroadcastRule::numpy);  // ONNX-7+, auto_broadcast's default
+}
+
+// docs/SEMANTICS.md section 3: numpy stretches 1s on either side, pdpd in B; none wants equal
+// shapes and legacy "1-dim expansion doesn't work yet". Only pdpd and legacy read an axis.
+TEST(Broadcast, RulePropertiesFollowTheSpec) {
+    EXPECT_FALSE(stretches_size_one_dims(BroadcastRule::none));
+    EXPECT_TRUE(stretches_size_one_dims(BroadcastRule::numpy));
+    EXPECT_TRUE(stretches_size_one_dims(BroadcastRule::pdpd));
+    EXPECT_FALSE(stretches_size_one_dims(BroadcastRule::onnx_legacy));
+    EXPECT_FALSE(takes_axis(BroadcastRule::none));
+    EXPECT_FALSE(takes_axis(BroadcastRule::numpy));
+    EXPECT_TRUE(takes_axis(BroadcastRule::pdpd));
+    EXPECT_TRUE(takes_axis(BroadcastRule::onnx_legacy));
+}
+
+TEST(Broadcast, BroadcastsSaysWhetherTheShapesFit) {
+    EXPECT_TRUE(broadcasts({2, 3}, {3}, kNumpy));
+    EXPECT_FALSE(broadcasts({2, 3}, {2}, kNumpy));
+    EXPECT_FALSE(broadcasts({2, 3}, {3}, kNone));
+    EXPECT_TRUE(broadcasts({2, 3}, {2}, pdpd(0)));
+    EXPECT_FALSE(broadcasts({2, 3}, {1, 3}, legacy()));  // no 1-dim expansion
+    EXPECT_FALSE(broadcasts({-1}, {1}, kNumpy));         // a bad dim is a shape error too
+}
+
 }  // namespace
 }  // namespace core

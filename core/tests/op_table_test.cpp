@@ -305,6 +305,63 @@ TEST(OpConfig, OnnxDivTruncates) {
         EXPECT_EQ(rounding_of(id, {}), IntegerRounding::truncate) << id;
 }
 
+// ---- rule_attributes, integer_roundings, rounding_attributes ----
+
+TEST(OpConfig, RuleAttributesSpellEachFamilysSelector) {
+    const OpVersion& mul7 = op("onnx.Mul-7");
+    EXPECT_EQ(rule_attributes(mul7, BroadcastRule::numpy, 2), AttributeMap{});
+    EXPECT_EQ(rule_attributes(mul7, BroadcastRule::none, std::nullopt), std::nullopt);
+    const OpVersion& mul6 = op("onnx.Mul-6");
+    EXPECT_EQ(rule_attributes(mul6, BroadcastRule::none, 1), (AttributeMap{{"broadcast", "0"}}));
+    EXPECT_EQ(rule_attributes(mul6, BroadcastRule::onnx_legacy, std::nullopt),
+              (AttributeMap{{"broadcast", "1"}}));
+    EXPECT_EQ(rule_attributes(mul6, BroadcastRule::onnx_legacy, 0),
+              (AttributeMap{{"broadcast", "1"}, {"axis", "0"}}));
+    EXPECT_EQ(rule_attributes(mul6, BroadcastRule::pdpd, 0), std::nullopt);
+    const OpVersion& multiply = op("openvino.Multiply-1");
+    EXPECT_EQ(rule_attributes(multiply, BroadcastRule::numpy, 1),
+              (AttributeMap{{"auto_broadcast", "numpy"}}));
+    EXPECT_EQ(rule_attributes(multiply, BroadcastRule::pdpd, -1),
+              (AttributeMap{{"auto_broadcast", "pdpd"}, {"auto_broadcast_axis", "-1"}}));
+    EXPECT_EQ(rule_attributes(multiply, BroadcastRule::onnx_legacy, 0), std::nullopt);
+}
+
+// Whatever rule a version offers, its attributes resolve back to that rule and axis.
+TEST(OpConfig, RuleAttributesResolveToTheirRule) {
+    for (const OpVersion& v : op_versions())
+        for (BroadcastRule rule : broadcast_rules(v)) {
+            const std::optional<std::int64_t> axis =
+                takes_axis(rule) ? std::optional<std::int64_t>(1) : std::nullopt;
+            const BroadcastSpec spec =
+                resolve_attributes(v, *rule_attributes(v, rule, axis)).broadcast;
+            EXPECT_EQ(spec.rule, rule) << v.id();
+            EXPECT_EQ(spec.axis, axis) << v.id();
+        }
+}
+
+TEST(OpConfig, IntegerRoundingsOfEachVersion) {
+    using R = std::vector<IntegerRounding>;
+    EXPECT_EQ(integer_roundings(op("onnx.Mul-14")), R{});
+    EXPECT_EQ(integer_roundings(op("openvino.Multiply-1")), R{});
+    EXPECT_EQ(integer_roundings(op("onnx.Div-7")), R{IntegerRounding::truncate});
+    // m_pythondiv defaults to true: floor first.
+    EXPECT_EQ(integer_roundings(op("openvino.Divide-1")),
+              (R{IntegerRounding::floor, IntegerRounding::truncate}));
+    EXPECT_EQ(rounding_attributes(op("onnx.Div-7"), IntegerRounding::truncate), AttributeMap{});
+    EXPECT_EQ(rounding_attributes(op("onnx.Div-7"), IntegerRounding::floor), std::nullopt);
+    EXPECT_EQ(rounding_attributes(op("onnx.Mul-7"), IntegerRounding::truncate), std::nullopt);
+    EXPECT_EQ(rounding_attributes(op("openvino.Divide-1"), IntegerRounding::floor),
+              (AttributeMap{{"m_pythondiv", "true"}}));
+    EXPECT_EQ(rounding_attributes(op("openvino.Divide-1"), IntegerRounding::truncate),
+              (AttributeMap{{"m_pythondiv", "false"}}));
+}
+
+// A version without division is a multiplication, and a division has a rounding.
+TEST(OpConfig, OnlyDivisionsRound) {
+    for (const OpVersion& v : op_versions())
+        EXPECT_EQ(integer_roundings(v).empty(), v.arithmetic == Arithmetic::multiply) << v.id();
+}
+
 // ---- prepare_call ----
 
 TEST(OpConfig, PrepareCallCombinesTypesAttributesAndPlan) {

@@ -228,7 +228,7 @@ Prepared prepare(const eltwise_call& call) {
     const auto type = onednn_type(call.a.dtype);
     const BinaryDesc desc = describe(c, p, type.value_or(memory::data_type::f32));
     if (!type) throw Unsupported(std::string("oneDNN has no data type ") + call.a.dtype);
-    if (c.config.rounding == core::IntegerRounding::floor && is_signed_integer(call.a.dtype))
+    if (core::floors(c.config.rounding) && is_signed_integer(call.a.dtype))
         throw Unsupported(
             "oneDNN has no floor division (m_pythondiv=true); binary_div converts the f32 "
             "quotient to the integer type by rounding to nearest");
