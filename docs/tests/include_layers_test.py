@@ -23,7 +23,7 @@ LAYERS = {
     "node_export": 7,
     "validator": 8,
     # Tests, tools and fuzz targets sit above what they exercise.
-    "property_tests": 9, "bench": 9, "fuzz": 9, "examples": 9,
+    "property_tests": 9, "bench": 9, "fuzz": 9, "examples": 9, "test_backends": 9,
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([A-Za-z0-9_]+)/')
 SKIP = {"build", ".git", ".venv", ".arm64", "node_modules"}

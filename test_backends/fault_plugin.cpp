@@ -181,7 +181,7 @@ const eltwise_backend_info* eltwise_backend_init(int argc, const char* const* ar
     if (!parse_arguments(argc, argv)) {
         write_message(message, message_capacity,
                       "usage: --fault NAME [--on-op OP_ID] [--on-dtype TYPE] (see "
-                      "backends/test_backends/fault_plugin.cpp for the names)");
+                      "test_backends/fault_plugin.cpp for the names)");
         return nullptr;
     }
     if (g_options.fault == "init-fail") {
