@@ -14,10 +14,10 @@ import sys
 LAYERS = {
     "core": 0,
     "reference": 1, "optimized": 1, "oracle": 1, "platform": 1,
-    "generators": 2, "comparison": 2, "io": 2, "behaviours": 2,
+    "generators": 2, "comparison": 2, "io": 2, "behaviours": 2, "plugins": 2,
     "results": 3, "spec_cases": 3,
     "backends": 4, "case_sources": 4, "profiles": 4,
-    "reports": 5, "judging": 5,
+    "reports": 5, "judging": 5, "backend_host": 5,
     "runner": 6, "triage": 6, "spec_check": 6,
     # export plans its cases as `run` does, so it sits above runner/.
     "node_export": 7,
