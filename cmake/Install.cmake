@@ -11,7 +11,7 @@ set(ELTWISE_INSTALL_DOCDIR ${CMAKE_INSTALL_DATAROOTDIR}/doc/eltwise-conformance)
 set(ELTWISE_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/EltwiseConformance)
 
 install(TARGETS eltwise-validate eltwise-backend-host eltwise-cpu-probe RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(FILES backends/include/eltwise_backend.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(FILES plugins/eltwise_backend.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(FILES core/op_table.json DESTINATION ${ELTWISE_INSTALL_DATADIR})
 install(FILES docs/SEMANTICS.md backends/PROTOCOL.md docs/CONTRIBUTING.md
         DESTINATION ${ELTWISE_INSTALL_DOCDIR})

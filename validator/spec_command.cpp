@@ -3,7 +3,7 @@
 #include <set>
 
 #include "reference/run.hpp"
-#include "runner/spec_check.hpp"
+#include "spec_check/spec_check.hpp"
 #include "validator/commands.hpp"
 
 namespace validator {
@@ -11,7 +11,7 @@ namespace {
 
 constexpr int kUsageError = 2;
 
-void print_outcome(const spec_cases::SpecCase& c, const runner::CaseOutcome& outcome) {
+void print_outcome(const spec_cases::SpecCase& c, const spec_check::CaseOutcome& outcome) {
     std::cout << (outcome.passed() ? "PASS " : "FAIL ") << c.name << "  ["
               << spec_cases::name(c.category) << "; " << outcome.checks << " checks]\n";
     if (outcome.passed()) return;
@@ -43,7 +43,8 @@ int run_spec(const SpecOptions& options) {
         if (!options.cases.empty() &&
             std::find(options.cases.begin(), options.cases.end(), c.name) == options.cases.end())
             continue;
-        const auto outcome = runner::check_spec_case(c, reference::run, /*reports_undefined=*/true);
+        const auto outcome =
+            spec_check::check_spec_case(c, reference::run, /*reports_undefined=*/true);
         (outcome.passed() ? passed : failed)++;
         if (!outcome.passed() || options.verbose || !options.cases.empty())
             print_outcome(c, outcome);

@@ -14,14 +14,16 @@ import sys
 LAYERS = {
     "core": 0,
     "reference": 1, "optimized": 1, "oracle": 1, "platform": 1,
-    "generators": 2, "comparison": 2, "io": 2, "behaviours": 2,
+    "generators": 2, "comparison": 2, "io": 2, "behaviours": 2, "plugins": 2,
     "results": 3, "spec_cases": 3,
     "backends": 4, "case_sources": 4, "profiles": 4,
-    "reports": 5, "judging": 5,
-    "runner": 6, "triage": 6,
-    "validator": 7,
+    "reports": 5, "judging": 5, "backend_host": 5,
+    "runner": 6, "triage": 6, "spec_check": 6,
+    # export plans its cases as `run` does, so it sits above runner/.
+    "node_export": 7,
+    "validator": 8,
     # Tests, tools and fuzz targets sit above what they exercise.
-    "property_tests": 8, "bench": 8, "fuzz": 8, "examples": 8,
+    "property_tests": 9, "bench": 9, "fuzz": 9, "examples": 9, "test_backends": 9,
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([A-Za-z0-9_]+)/')
 SKIP = {"build", ".git", ".venv", ".arm64", "node_modules"}

@@ -16,10 +16,10 @@
 #include <vector>
 
 #include "backends/adapters/onednn/lowering.hpp"
-#include "backends/include/eltwise_backend.h"
-#include "backends/plugins/abi_adapter.hpp"
 #include "core/error.hpp"
 #include "core/op_config.hpp"
+#include "plugins/abi_adapter.hpp"
+#include "plugins/eltwise_backend.h"
 
 namespace {
 
@@ -131,11 +131,11 @@ bool runs(dnnl::algorithm algorithm, memory::data_type type) {
 
 // Claims every type of a version's schema that oneDNN runs here.
 const eltwise_backend_info* make_info() {
-    return backends::plugins::claim_op_table("oneDNN", version_text(),
-                                             [](const core::OpVersion& op, core::ElementType t) {
-                                                 const auto type = onednn_type(core::name(t));
-                                                 return type && runs(algorithm_of(op), *type);
-                                             });
+    return plugins::claim_op_table("oneDNN", version_text(),
+                                   [](const core::OpVersion& op, core::ElementType t) {
+                                       const auto type = onednn_type(core::name(t));
+                                       return type && runs(algorithm_of(op), *type);
+                                   });
 }
 
 // ---- one call ----
@@ -252,8 +252,7 @@ int execute(const eltwise_call& call, const eltwise_output& out, char* message,
     void* buffer =
         out.allocate(out.ctx, call.a.dtype, static_cast<int>(shape.size()), shape.data());
     if (!buffer) {
-        backends::plugins::write_message(message, capacity,
-                                         "the host could not allocate the output");
+        plugins::write_message(message, capacity, "the host could not allocate the output");
         return ELTWISE_ERROR;
     }
     Engine& e = cpu();
@@ -271,14 +270,14 @@ int execute(const eltwise_call& call, const eltwise_output& out, char* message,
 const eltwise_backend_info* eltwise_backend_init(int argc, const char* const* /*argv*/,
                                                  char* message, size_t message_capacity) {
     if (argc > 1) {
-        backends::plugins::write_message(message, message_capacity, "takes no arguments");
+        plugins::write_message(message, message_capacity, "takes no arguments");
         return nullptr;
     }
     try {
         cpu();  // fails here, not in the first call, when there is no cpu engine
         return make_info();
     } catch (const std::exception& e) {
-        backends::plugins::write_message(message, message_capacity, e.what());
+        plugins::write_message(message, message_capacity, e.what());
     }
     return nullptr;
 }
@@ -286,7 +285,7 @@ const eltwise_backend_info* eltwise_backend_init(int argc, const char* const* /*
 int eltwise_backend_run(const eltwise_call* call, const eltwise_output* out, char* message,
                         size_t message_capacity) {
     const auto fail = [&](int status, const char* text) {
-        backends::plugins::write_message(message, message_capacity, text);
+        plugins::write_message(message, message_capacity, text);
         return status;
     };
     try {

@@ -1,5 +1,5 @@
 // libeltwise_xnnpack_plugin.so: XNNPACK's element-wise nd operators behind the C ABI
-// (backends/include/eltwise_backend.h), called the way a runtime that embeds XNNPACK calls
+// (plugins/eltwise_backend.h), called the way a runtime that embeds XNNPACK calls
 // them: xnn_initialize once, one operator per (arithmetic, type) created once with the output
 // range -inf..+inf (no fused clamp), then setup + run per call. README.md has the mapping.
 //
@@ -17,9 +17,9 @@
 #include <vector>
 
 #include "backends/adapters/converter_lowering.hpp"
-#include "backends/include/eltwise_backend.h"
-#include "backends/plugins/abi_adapter.hpp"
 #include "core/op_config.hpp"
+#include "plugins/abi_adapter.hpp"
+#include "plugins/eltwise_backend.h"
 
 namespace backends::adapters::xnnpack {
 namespace {
@@ -34,7 +34,7 @@ struct State {
     xnn_operator_t ops[kernel_count] = {};  // null where creation failed (e.g. no F16 hardware)
     pthreadpool_t threadpool = nullptr;
     // Reused between calls for their capacity only.
-    backends::plugins::CoreCall call;
+    plugins::CoreCall call;
     std::vector<std::byte> a, b, out;
 };
 State g;
@@ -95,11 +95,11 @@ std::optional<Kernel> kernel_for(core::Arithmetic arithmetic, core::ElementType 
 
 // Claims every (op version, type) whose operator exists and was created on this CPU.
 const eltwise_backend_info* claims() {
-    return backends::plugins::claim_op_table("XNNPACK", ELTWISE_XNNPACK_VERSION,
-                                             [](const core::OpVersion& op, core::ElementType t) {
-                                                 const auto k = kernel_for(op.arithmetic, t);
-                                                 return k && g.ops[*k];
-                                             });
+    return plugins::claim_op_table("XNNPACK", ELTWISE_XNNPACK_VERSION,
+                                   [](const core::OpVersion& op, core::ElementType t) {
+                                       const auto k = kernel_for(op.arithmetic, t);
+                                       return k && g.ops[*k];
+                                   });
 }
 
 bool parse_threads(int argc, const char* const* argv, std::size_t& threads) {
@@ -155,10 +155,10 @@ int fail(const char* what, Kernel k, xnn_status s, const NdShapes& shapes, char*
     const auto shape = [](const std::vector<std::size_t>& d) {
         return core::to_string(core::Shape(d.begin(), d.end()));
     };
-    backends::plugins::write_message(message, capacity,
-                                     std::string("XNNPACK ") + what + kKernelNames[k] + ": " +
-                                         status_name(s) + " (input1 " + shape(shapes.a) +
-                                         ", input2 " + shape(shapes.b) + ")");
+    plugins::write_message(message, capacity,
+                           std::string("XNNPACK ") + what + kKernelNames[k] + ": " +
+                               status_name(s) + " (input1 " + shape(shapes.a) + ", input2 " +
+                               shape(shapes.b) + ")");
     return answer_for(s);
 }
 
@@ -174,13 +174,12 @@ int compute(Kernel k, const NdShapes& shapes, const eltwise_output& out, char* m
         return fail("xnn_setup_", k, s, shapes, message, capacity);
     if (const xnn_status s = xnn_run_operator(g.ops[k], g.threadpool); s != xnn_status_success)
         return fail("xnn_run_operator on ", k, s, shapes, message, capacity);
-    return backends::plugins::deliver(out, core::name(type), shapes.output, g.out, message,
-                                      capacity);
+    return plugins::deliver(out, core::name(type), shapes.output, g.out, message, capacity);
 }
 
 // The converter's checks in the specs' order (types, attributes, shapes), then XNNPACK.
 int run(const eltwise_call& c, const eltwise_output& out, char* message, std::size_t capacity) {
-    backends::plugins::to_core(c, g.call);
+    plugins::to_core(c, g.call);
     const core::OpVersion& op = *g.call.op;
     core::check_element_types(op, g.call.a.type, g.call.b.type);
     const core::OpConfig config = core::resolve_attributes(op, g.call.attributes);
@@ -191,10 +190,10 @@ int run(const eltwise_call& c, const eltwise_output& out, char* message, std::si
     // No XNNPACK call to judge numpy shapes here: the converter's shape inference rejects
     // invalid ones before it finds that there is no operator for the type.
     core::broadcast_shape(g.call.a.shape, g.call.b.shape, config.broadcast);
-    backends::plugins::write_message(message, capacity,
-                                     "XNNPACK has no " + std::string(kind_name(op.arithmetic)) +
-                                         " operator for " + std::string(core::name(g.call.a.type)) +
-                                         " (nd operators: multiply f32/f16, divide f32)");
+    plugins::write_message(message, capacity,
+                           "XNNPACK has no " + std::string(kind_name(op.arithmetic)) +
+                               " operator for " + std::string(core::name(g.call.a.type)) +
+                               " (nd operators: multiply f32/f16, divide f32)");
     return ELTWISE_UNSUPPORTED;
 }
 
@@ -207,16 +206,16 @@ const eltwise_backend_info* eltwise_backend_init(int argc, const char* const* ar
                                                  size_t message_capacity) {
     std::size_t threads = 1;
     if (!xp::parse_threads(argc, argv, threads)) {
-        backends::plugins::write_message(message, message_capacity, "usage: [--threads N], N >= 1");
+        plugins::write_message(message, message_capacity, "usage: [--threads N], N >= 1");
         return nullptr;
     }
     if (const xnn_status s = xnn_initialize(nullptr); s != xnn_status_success) {
-        backends::plugins::write_message(
-            message, message_capacity, std::string("xnn_initialize failed: ") + xp::status_name(s));
+        plugins::write_message(message, message_capacity,
+                               std::string("xnn_initialize failed: ") + xp::status_name(s));
         return nullptr;
     }
     if (threads > 1 && !(xp::g.threadpool = pthreadpool_create(threads))) {
-        backends::plugins::write_message(message, message_capacity, "pthreadpool_create failed");
+        plugins::write_message(message, message_capacity, "pthreadpool_create failed");
         return nullptr;
     }
     for (int k = 0; k < xp::kernel_count; ++k)
@@ -226,8 +225,8 @@ const eltwise_backend_info* eltwise_backend_init(int argc, const char* const* ar
 
 int eltwise_backend_run(const eltwise_call* call, const eltwise_output* out, char* message,
                         size_t message_capacity) {
-    return backends::plugins::guarded(
-        message, message_capacity, [&] { return xp::run(*call, *out, message, message_capacity); });
+    return plugins::guarded(message, message_capacity,
+                            [&] { return xp::run(*call, *out, message, message_capacity); });
 }
 
 void eltwise_backend_shutdown(void) {

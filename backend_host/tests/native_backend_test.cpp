@@ -14,12 +14,24 @@
 #include <span>
 #include <sstream>
 
-#include "backends/host/tests/host_process.hpp"
+#include "backend_host/tests/host_process.hpp"
 #include "backends/protocol.hpp"
 #include "core/op_table.hpp"
 #include "io/npy_file.hpp"
 
-namespace backends::host {
+namespace backend_host {
+
+// The eltwise-backend/1 messages (backends/protocol.hpp) the host reads and writes.
+using backends::Answer;
+using backends::Hello;
+using backends::OutRegion;
+using backends::parse_hello;
+using backends::parse_response;
+using backends::ProtocolError;
+using backends::Request;
+using backends::Response;
+using backends::TensorFile;
+using backends::to_line;
 namespace {
 
 using core::ElementType;
@@ -611,4 +623,4 @@ TEST_F(PlantedBugTest, UnknownBugIsAUsageError) {
 }
 
 }  // namespace
-}  // namespace backends::host
+}  // namespace backend_host

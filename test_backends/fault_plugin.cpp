@@ -28,13 +28,13 @@
 
 #include <unistd.h>
 
-#include "backends/include/eltwise_backend.h"
-#include "backends/plugins/abi_adapter.hpp"
 #include "optimized/run.hpp"
+#include "plugins/abi_adapter.hpp"
+#include "plugins/eltwise_backend.h"
 
 namespace {
 
-using backends::plugins::write_message;
+using plugins::write_message;
 
 struct Options {
     std::string fault;
@@ -43,7 +43,7 @@ struct Options {
 };
 
 Options g_options;
-backends::plugins::CoreCall g_call;
+plugins::CoreCall g_call;
 core::OpOutput g_result;
 eltwise_backend_info g_bad_abi_info{};
 
@@ -159,19 +159,19 @@ void strike_early(std::string_view fault) {
 
 int compute(const eltwise_call& call, const eltwise_output& out, bool faulty, char* message,
             std::size_t capacity) {
-    backends::plugins::to_core(call, g_call);
+    plugins::to_core(call, g_call);
     optimized::run_into(*g_call.op, g_call.attributes, g_call.a, g_call.b, g_result);
     const core::Tensor& v = g_result.value;
     // A view of the option itself: `faulty ? g_options.fault : ""` would be a temporary string.
     const std::string_view fault = faulty ? std::string_view(g_options.fault) : std::string_view();
     if (fault == "no-output") return ELTWISE_OK;
     if (fault == "wrong-shape")
-        return backends::plugins::deliver(out, core::name(v.type), wrong_shape(v.shape), v.bytes,
-                                          message, capacity);
+        return plugins::deliver(out, core::name(v.type), wrong_shape(v.shape), v.bytes, message,
+                                capacity);
     if (fault == "wrong-dtype")
-        return backends::plugins::deliver(out, core::name(other_type(v.type)), v.shape, v.bytes,
-                                          message, capacity);
-    return backends::plugins::deliver(out, v, message, capacity);
+        return plugins::deliver(out, core::name(other_type(v.type)), v.shape, v.bytes, message,
+                                capacity);
+    return plugins::deliver(out, v, message, capacity);
 }
 
 }  // namespace
@@ -181,14 +181,14 @@ const eltwise_backend_info* eltwise_backend_init(int argc, const char* const* ar
     if (!parse_arguments(argc, argv)) {
         write_message(message, message_capacity,
                       "usage: --fault NAME [--on-op OP_ID] [--on-dtype TYPE] (see "
-                      "backends/test_backends/fault_plugin.cpp for the names)");
+                      "test_backends/fault_plugin.cpp for the names)");
         return nullptr;
     }
     if (g_options.fault == "init-fail") {
         write_message(message, message_capacity, "init-fail: the plugin refuses to start");
         return nullptr;
     }
-    const eltwise_backend_info* info = backends::plugins::claim_whole_op_table("fault", "1");
+    const eltwise_backend_info* info = plugins::claim_whole_op_table("fault", "1");
     if (g_options.fault != "bad-abi") return info;
     g_bad_abi_info = *info;
     g_bad_abi_info.abi_version = 999;
@@ -199,7 +199,7 @@ int eltwise_backend_run(const eltwise_call* call, const eltwise_output* out, cha
                         size_t message_capacity) {
     const bool faulty = matches(*call);
     if (faulty) strike_early(g_options.fault);
-    return backends::plugins::guarded(message, message_capacity, [&] {
+    return plugins::guarded(message, message_capacity, [&] {
         return compute(*call, *out, faulty, message, message_capacity);
     });
 }

@@ -1,4 +1,4 @@
-#include "backends/host/request_handler.hpp"
+#include "backend_host/request_handler.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -7,7 +7,15 @@
 #include "core/op_table.hpp"
 #include "io/npy_mapping.hpp"
 
-namespace backends::host {
+namespace backend_host {
+
+// The eltwise-backend/1 messages (backends/protocol.hpp) the host reads and writes.
+using backends::Answer;
+using backends::parse_request;
+using backends::Request;
+using backends::Response;
+using backends::TensorFile;
+using backends::to_line;
 namespace {
 
 using io::MappedInput;
@@ -125,4 +133,4 @@ std::string answer_line(std::string_view request_line, const PluginLibrary& plug
     return to_line(serve(request, plugin, regions));
 }
 
-}  // namespace backends::host
+}  // namespace backend_host

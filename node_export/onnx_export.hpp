@@ -8,7 +8,7 @@
 
 #include "runner/run_options.hpp"
 
-namespace runner {
+namespace node_export {
 
 struct ExportCounts {
     std::int64_t written = 0;
@@ -27,6 +27,6 @@ inline constexpr const char* kExportKind = "eltwise";
 // without undefined elements: model.onnx, test_data_set_0/input_0.pb, input_1.pb, output_0.pb
 // (the reference's output) and data.json (rtol 0, atol 0: the values are exact). Throws
 // std::invalid_argument for a bad option, core::Error for an I/O error.
-ExportCounts export_onnx_node_tests(const RunOptions& o, const std::string& dir);
+ExportCounts export_onnx_node_tests(const runner::RunOptions& o, const std::string& dir);
 
-}  // namespace runner
+}  // namespace node_export

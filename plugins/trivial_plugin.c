@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "backends/include/eltwise_backend.h"
+#include "plugins/eltwise_backend.h"
 
 #define MAX_RANK 16 /* core::kMaxRank: the host never sends more */
 

@@ -1,5 +1,5 @@
 // eltwise-backend-host PLUGIN.so [PLUGIN ARGS...]: serves the eltwise-backend/1 protocol on
-// stdin/stdout with a native plugin (backends/include/eltwise_backend.h).
+// stdin/stdout with a native plugin (plugins/eltwise_backend.h).
 //
 // stdout carries protocol lines only, written with C stdio and flushed after each line: a
 // plugin that prints to stdout shares that stream, and its garbage reaches the validator
@@ -12,8 +12,8 @@
 #include <string_view>
 #include <vector>
 
-#include "backends/host/plugin_library.hpp"
-#include "backends/host/request_handler.hpp"
+#include "backend_host/plugin_library.hpp"
+#include "backend_host/request_handler.hpp"
 #include "core/large_buffers.hpp"
 
 namespace {
@@ -30,18 +30,18 @@ bool blank(std::string_view line) {
     return line.find_first_not_of(" \t\r") == std::string_view::npos;
 }
 
-int serve_stdin(const backends::host::PluginLibrary& plugin) {
+int serve_stdin(const backend_host::PluginLibrary& plugin) {
     write_line(backends::to_line(plugin.hello()));
-    backends::host::Regions regions;
+    backend_host::Regions regions;
     for (std::string line; std::getline(std::cin, line);)
-        if (!blank(line)) write_line(backends::host::answer_line(line, plugin, regions));
+        if (!blank(line)) write_line(backend_host::answer_line(line, plugin, regions));
     return 0;
 }
 
 constexpr const char* kUsage =
     "usage: eltwise-backend-host PLUGIN.so [PLUGIN ARGS...]\n"
     "Serves the eltwise-backend/1 protocol on stdin/stdout with a native plugin (see "
-    "backends/include/eltwise_backend.h). PLUGIN.so without a '/' is looked up in the current "
+    "plugins/eltwise_backend.h). PLUGIN.so without a '/' is looked up in the current "
     "directory first, then where dlopen looks.\n";
 
 }  // namespace
@@ -58,10 +58,10 @@ int main(int argc, char** argv) {
     const std::string path = argv[1];
     core::reuse_large_buffers();  // plugins built on core::Tensor allocate per call
     try {
-        const backends::host::PluginLibrary plugin(path,
-                                                   std::vector<std::string>(argv + 2, argv + argc));
+        const backend_host::PluginLibrary plugin(path,
+                                                 std::vector<std::string>(argv + 2, argv + argc));
         return serve_stdin(plugin);
-    } catch (const backends::host::PluginLoadError& e) {
+    } catch (const backend_host::PluginLoadError& e) {
         std::fprintf(stderr, "eltwise-backend-host: plugin '%s': %s\n", path.c_str(), e.what());
         return kUsageError;
     }

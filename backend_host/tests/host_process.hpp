@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-namespace backends::host {
+namespace backend_host {
 
 class HostProcess {
   public:
@@ -41,4 +41,4 @@ class HostProcess {
     std::optional<int> status_;
 };
 
-}  // namespace backends::host
+}  // namespace backend_host

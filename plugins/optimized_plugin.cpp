@@ -7,9 +7,9 @@
 #include <string>
 #include <string_view>
 
-#include "backends/include/eltwise_backend.h"
-#include "backends/plugins/abi_adapter.hpp"
 #include "optimized/run.hpp"
+#include "plugins/abi_adapter.hpp"
+#include "plugins/eltwise_backend.h"
 
 namespace {
 
@@ -24,7 +24,7 @@ bool parse_arguments(int argc, const char* const* argv, char* message, std::size
                 std::from_chars(value.data(), value.data() + value.size(), g_threads);
             if (ec == std::errc() && end == value.data() + value.size() && g_threads > 0) continue;
         }
-        backends::plugins::write_message(
+        plugins::write_message(
             message, capacity,
             "bad argument '" + std::string(arg) + "' (usage: [--threads N], N >= 1)");
         return false;
@@ -37,18 +37,18 @@ bool parse_arguments(int argc, const char* const* argv, char* message, std::size
 const eltwise_backend_info* eltwise_backend_init(int argc, const char* const* argv, char* message,
                                                  size_t message_capacity) {
     if (!parse_arguments(argc, argv, message, message_capacity)) return nullptr;
-    return backends::plugins::claim_whole_op_table("optimized-plugin", ELTWISE_PROJECT_VERSION);
+    return plugins::claim_whole_op_table("optimized-plugin", ELTWISE_PROJECT_VERSION);
 }
 
 int eltwise_backend_run(const eltwise_call* call, const eltwise_output* out, char* message,
                         size_t message_capacity) {
-    return backends::plugins::guarded(message, message_capacity, [&] {
-        const backends::plugins::CoreView c = backends::plugins::to_core_view(*call);
+    return plugins::guarded(message, message_capacity, [&] {
+        const plugins::CoreView c = plugins::to_core_view(*call);
         const core::PreparedCall prepared =
             core::prepare_call(*c.op, c.attributes, c.a.type, c.a.shape, c.b.type, c.b.shape);
         const core::Shape& shape = prepared.plan.output;
-        void* buffer = backends::plugins::allocate_output(*out, core::name(prepared.type), shape,
-                                                          message, message_capacity);
+        void* buffer = plugins::allocate_output(*out, core::name(prepared.type), shape, message,
+                                                message_capacity);
         if (!buffer) return ELTWISE_ERROR;
         const auto bytes =
             static_cast<std::size_t>(core::element_count(shape)) * core::byte_size(prepared.type);

@@ -1,4 +1,4 @@
-#include "backends/host/tests/host_process.hpp"
+#include "backend_host/tests/host_process.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -15,7 +15,7 @@
 
 extern char** environ;
 
-namespace backends::host {
+namespace backend_host {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -152,4 +152,4 @@ std::optional<int> HostProcess::wait(double timeout_seconds) {
     return status_;
 }
 
-}  // namespace backends::host
+}  // namespace backend_host

@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "backends/include/eltwise_backend.h"
 #include "backends/protocol.hpp"
+#include "plugins/eltwise_backend.h"
 
-namespace backends::host {
+namespace backend_host {
 
 // The plugin cannot be used at all: dlopen failed, a required export is missing, init failed,
 // the ABI version differs, or the claims name unknown ops or types. The host exits with 2.
@@ -29,7 +29,7 @@ class PluginLibrary {
     PluginLibrary& operator=(const PluginLibrary&) = delete;
 
     // The plugin's name, version and claims as the protocol's hello.
-    const Hello& hello() const { return hello_; }
+    const backends::Hello& hello() const { return hello_; }
 
     int run(const eltwise_call& call, const eltwise_output& out, char* message,
             std::size_t capacity) const {
@@ -40,7 +40,7 @@ class PluginLibrary {
     void* handle_ = nullptr;
     eltwise_backend_run_fn run_ = nullptr;
     eltwise_backend_shutdown_fn shutdown_ = nullptr;
-    Hello hello_;
+    backends::Hello hello_;
 };
 
-}  // namespace backends::host
+}  // namespace backend_host

@@ -1,4 +1,4 @@
-#include "backends/host/plugin_library.hpp"
+#include "backend_host/plugin_library.hpp"
 
 #include <dlfcn.h>
 #include <unistd.h>
@@ -8,7 +8,10 @@
 
 #include "core/op_table.hpp"
 
-namespace backends::host {
+namespace backend_host {
+
+// The eltwise-backend/1 messages (backends/protocol.hpp) the host reads and writes.
+using backends::Hello;
 namespace {
 
 constexpr std::size_t kInitMessageCapacity = 4096;
@@ -94,4 +97,4 @@ PluginLibrary::~PluginLibrary() {
     if (shutdown_) shutdown_();
 }
 
-}  // namespace backends::host
+}  // namespace backend_host

@@ -1,4 +1,4 @@
-#include "runner/onnx_export.hpp"
+#include "node_export/onnx_export.hpp"
 
 #include <filesystem>
 
@@ -12,26 +12,27 @@
 #include "runner/run_config.hpp"
 #include "runner/run_plan.hpp"
 
-namespace runner {
+namespace node_export {
 namespace {
 
 // test_<case id made a file name>_<hash>: unique per id, as repro directories are.
 std::string test_name(const std::string& case_id) {
-    return "test_" + repro_dir_name(case_id).substr(std::string("cases/").size());
+    return "test_" + runner::repro_dir_name(case_id).substr(std::string("cases/").size());
 }
 
 }  // namespace
 
-ExportCounts export_onnx_node_tests(const RunOptions& o, const std::string& dir) {
+ExportCounts export_onnx_node_tests(const runner::RunOptions& o, const std::string& dir) {
     const auto reference = backends::make_builtin_backend("reference");
     const backends::Hello& hello = reference->hello();
     const case_sources::SourceOptions sources{
         o.seed, o.count, o.onnx_dirs,
-        [&](const case_sources::PlannedCase& c) { return claimed(hello, c, true); }};
+        [&](const case_sources::PlannedCase& c) { return runner::claimed(hello, c, true); }};
     ExportCounts counts;
     const std::filesystem::path root = std::filesystem::path(dir) / kExportKind;
-    const RunConfig config = run_config(o);  // the filters, shard and forms, as `run` reads them
-    for (const case_sources::PlannedCase& c : plan_run(config, sources, hello)) {
+    // The filters, shard and forms, as `run` reads them.
+    const runner::RunConfig config = runner::run_config(o);
+    for (const case_sources::PlannedCase& c : runner::plan_run(config, sources, hello)) {
         if (!c.valid) {
             ++counts.invalid;
         } else if (c.op->domain != "onnx") {
@@ -57,4 +58,4 @@ ExportCounts export_onnx_node_tests(const RunOptions& o, const std::string& dir)
     return counts;
 }
 
-}  // namespace runner
+}  // namespace node_export

@@ -10,12 +10,12 @@
 #include <string>
 #include <string_view>
 
-#include "backends/include/eltwise_backend.h"
 #include "core/error.hpp"
 #include "core/op_config.hpp"
 #include "core/tensor.hpp"
+#include "plugins/eltwise_backend.h"
 
-namespace backends::plugins {
+namespace plugins {
 
 // One call in core types. The inputs are copies: core::Tensor owns its bytes.
 struct CoreCall {
@@ -80,4 +80,4 @@ int guarded(char* message, std::size_t capacity, Body&& body) noexcept {
     return ELTWISE_ERROR;
 }
 
-}  // namespace backends::plugins
+}  // namespace plugins

@@ -8,7 +8,7 @@
 
 #include "spec_cases/spec_case.hpp"
 
-namespace runner {
+namespace spec_check {
 
 using Evaluate = std::function<core::OpOutput(const core::OpVersion&, const core::AttributeMap&,
                                               const core::Tensor&, const core::Tensor&)>;
@@ -30,4 +30,4 @@ struct CaseOutcome {
 CaseOutcome check_spec_case(const spec_cases::SpecCase& c, const Evaluate& evaluate,
                             bool reports_undefined);
 
-}  // namespace runner
+}  // namespace spec_check

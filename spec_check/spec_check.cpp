@@ -1,8 +1,8 @@
-#include "runner/spec_check.hpp"
+#include "spec_check/spec_check.hpp"
 
 #include "judging/case_judge.hpp"
 
-namespace runner {
+namespace spec_check {
 namespace {
 
 using spec_cases::SpecCase;
@@ -92,4 +92,4 @@ CaseOutcome check_spec_case(const SpecCase& c, const Evaluate& evaluate, bool re
     return outcome;
 }
 
-}  // namespace runner
+}  // namespace spec_check

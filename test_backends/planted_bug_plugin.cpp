@@ -36,10 +36,10 @@
 
 #include <xmmintrin.h>
 
-#include "backends/include/eltwise_backend.h"
-#include "backends/plugins/abi_adapter.hpp"
 #include "core/broadcast.hpp"
 #include "optimized/run.hpp"
+#include "plugins/abi_adapter.hpp"
+#include "plugins/eltwise_backend.h"
 
 namespace {
 
@@ -72,7 +72,7 @@ constexpr NamedBug kBugs[] = {{"saturate-u8", Bug::saturate_u8},
                               {"f32-ftz-bf16-truncated", Bug::f32_ftz_bf16_truncated}};
 
 Bug g_bug = Bug::saturate_u8;
-backends::plugins::CoreCall g_call;
+plugins::CoreCall g_call;
 core::OpOutput g_result;
 
 // ---- floats as bits ----
@@ -272,9 +272,9 @@ const eltwise_backend_info* eltwise_backend_init(int argc, const char* const* ar
         for (const NamedBug& b : kBugs)
             if (b.name == argv[2]) {
                 g_bug = b.bug;
-                return backends::plugins::claim_whole_op_table("planted-bug", b.name.data());
+                return plugins::claim_whole_op_table("planted-bug", b.name.data());
             }
-    backends::plugins::write_message(
+    plugins::write_message(
         message, message_capacity,
         "usage: --bug saturate-u8|ftz|f16-toward-zero|lost-negative-zero|f16-ties-away-tiny|"
         "i16-div-trap|x86-ftz|x86-ftz-one-wrong|f32-ftz-bf16-truncated");
@@ -283,11 +283,11 @@ const eltwise_backend_info* eltwise_backend_init(int argc, const char* const* ar
 
 int eltwise_backend_run(const eltwise_call* call, const eltwise_output* out, char* message,
                         size_t message_capacity) {
-    return backends::plugins::guarded(message, message_capacity, [&] {
-        backends::plugins::to_core(*call, g_call);
+    return plugins::guarded(message, message_capacity, [&] {
+        plugins::to_core(*call, g_call);
         plant_before(g_bug);
         optimized::run_into(*g_call.op, g_call.attributes, g_call.a, g_call.b, g_result);
         plant_after(g_bug);
-        return backends::plugins::deliver(*out, g_result.value, message, message_capacity);
+        return plugins::deliver(*out, g_result.value, message, message_capacity);
     });
 }

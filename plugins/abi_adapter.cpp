@@ -1,4 +1,4 @@
-#include "backends/plugins/abi_adapter.hpp"
+#include "plugins/abi_adapter.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -8,7 +8,7 @@
 
 #include "core/op_table.hpp"
 
-namespace backends::plugins {
+namespace plugins {
 namespace {
 
 core::ElementType type_named(const char* name) {
@@ -133,4 +133,4 @@ int deliver(const eltwise_output& out, const core::Tensor& t, char* message, std
     return deliver(out, core::name(t.type), t.shape, t.bytes, message, capacity);
 }
 
-}  // namespace backends::plugins
+}  // namespace plugins
