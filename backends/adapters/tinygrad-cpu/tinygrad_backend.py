@@ -29,6 +29,8 @@ DEVICE, os.environ["DEV"] = DEVICES[DEVICE_NAME]
 # No on-disk caches (~/.cache/tinygrad): every kernel new to this process is really compiled
 # here, so the compilations counted below are compilations, and no run depends on an earlier one.
 os.environ.setdefault("CACHELEVEL", "0")
+if DEVICE_NAME == "CL":
+    os.environ.setdefault("POCL_KERNEL_CACHE", "0")  # PoCL's own cache of built kernels, likewise
 
 import eltwise_adapter_kit as kit  # noqa: E402
 
