@@ -61,6 +61,7 @@ constexpr NamedFlag kFlags[] = {
     {"subnormal_results_flushed", &Model::subnormal_results_flushed},
     {"subnormal_results_flushed_before_rounding",
      &Model::subnormal_results_flushed_before_rounding},
+    {"overflow_before_rounding", &Model::overflow_before_rounding},
     {"f16_results_all_zero", &Model::f16_results_all_zero},
 };
 
@@ -175,6 +176,9 @@ T saturate_infinity(T v) {
 template <class T>
 T round_result(const Model& m, double r) {
     if constexpr (sizeof(T) == 2) {
+        const double max = Float<T>::wide(Float<T>::from(static_cast<Bits<T>>(kInf<T> - 1)));
+        if (m.overflow_before_rounding && std::fabs(r) > max && !std::isnan(r))
+            return Float<T>::from(static_cast<Bits<T>>((r < 0 ? kSign<T> : 0) | kInf<T>));
         if (m.results_rounded_toward_zero) return toward_zero<T>(static_cast<float>(r));
         if (m.results_rounded_ties_away) return ties_away<T>(static_cast<float>(r));
     }
@@ -600,6 +604,9 @@ void add_behaviour(Model& m, std::string_view name) {
 bool affects(const Model& m, core::ElementType type, bool multiply) {
     const bool floating = core::is_floating(type);
     if (m.f16_results_all_zero && type == core::ElementType::f16) return true;
+    if (m.overflow_before_rounding &&
+        (type == core::ElementType::f16 || type == core::ElementType::bf16))
+        return true;
     if (m.legacy_broadcast_read_as_numpy || m.pdpd_axis_unset_read_as_zero || m.pdpd_axis_ignored)
         return true;
     if ((m.constant_subnormals_and_negative_zero_lost || m.constants_clamped_to_bf16_range) &&

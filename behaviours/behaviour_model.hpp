@@ -104,6 +104,11 @@ struct Model {
     // Tiny before rounding -> ±0: Arm's FZ, and a conversion that reads f32 subnormals as zero
     // (vcvtne2ps2bf16): a result that would round up to the smallest normal is flushed too.
     bool subnormal_results_flushed_before_rounding = false;
+    // f16, bf16: a result above the type's largest finite value before rounding becomes ±inf,
+    // also where rounding to nearest gives the largest finite value: an emulated conversion
+    // that tests the range before it rounds (tinygrad's f16 on an OpenCL device without
+    // cl_khr_fp16). Only the narrow types, whose results are rounded from a wider value.
+    bool overflow_before_rounding = false;
     // f16: every output element +0 (all bits clear): a shader using f16 that failed to compile
     // leaves its output buffer as allocated (onnxruntime-web's JSEP without shader-f16). Only
     // f16, so that triage does not offer it for every wrong zero of other types.

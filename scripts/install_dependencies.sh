@@ -50,6 +50,8 @@ packages=(
   python3-numpy                    # the numpy example backend and the Python test backends
   libxml2-utils                    # xmllint checks junit.xml
   chromium                         # the HTML report's browser test (headless, via puppeteer-core)
+  libvulkan1                       # the Vulkan loader: ncnn-vulkan on chromium's SwiftShader Vulkan driver
+  pocl-opencl-icd ocl-icd-libopencl1  # an OpenCL driver on the CPU (PoCL) and the ICD loader: tinygrad-cl
   libdnnl-dev                      # the oneDNN adapter
   libxnnpack-dev libpthreadpool-dev  # the XNNPACK adapter (xnnpack.h includes pthreadpool.h)
   clang libclang-rt-14-dev libomp-14-dev  # the fuzz preset: libFuzzer and sanitizers, OpenMP

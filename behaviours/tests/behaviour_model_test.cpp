@@ -67,6 +67,22 @@ TEST(Behaviours, X86FlushToZeroFlushesAResultRoundedUpToTheSmallestNormal) {
               0x00800000u);
 }
 
+TEST(Behaviours, OverflowBeforeRoundingGivesInfinityForWhatRoundsToMax) {
+    // f16 1.0166015625 (0x3c11) * 64448 (0x7bde) = 65518.25: below 65520, halfway to the next
+    // binade, so rounding to nearest gives 65504 (0x7bff); above 65504 before rounding: inf.
+    // 65504 * 1 is not above it; the negative product gives -inf.
+    using H = core::Half;
+    const auto over = model({"overflow_before_rounding"});
+    const std::vector<H> a{H{0x3c11}, H{0x7bff}, H{0xbc11}}, b{H{0x7bde}, H{0x3c00}, H{0x7bde}};
+    EXPECT_EQ(bits16(run<ElementType::f16>(over, "onnx.Mul-14", a, b)),
+              (std::vector<std::uint16_t>{0x7c00, 0x7bff, 0xfc00}));
+    const behaviours::Model none;
+    EXPECT_EQ(bits16(run<ElementType::f16>(none, "onnx.Mul-14", a, b)),
+              (std::vector<std::uint16_t>{0x7bff, 0x7bff, 0xfbff}));
+    // f32 results are rounded by the operation itself: the model leaves them alone.
+    EXPECT_FALSE(behaviours::affects(over, ElementType::f32, true));
+}
+
 TEST(Behaviours, FlushBeforeRoundingAlsoFlushesWhatRoundsToMinNormal) {
     // f32 2^-126 * (1 - 2^-24) is below 2^-126 before rounding: flushed, though it rounds to
     // 2^-126; (2^-126 + 2^-149) * (1 - 2^-24) is above 2^-126: kept. bf16 2^-126 * (1 - 2^-8)

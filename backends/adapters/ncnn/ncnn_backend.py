@@ -7,11 +7,24 @@ ncnn computes in float32 only: f32 with the default options, bf16 with opt.use_b
 
     eltwise-validate run --backend-cmd ".venv/bin/python backends/adapters/ncnn/ncnn_backend.py"
 
+With --vulkan (the ncnn-vulkan adapter) the Net computes on ncnn's Vulkan path
+(opt.use_vulkan_compute) on the first GPU its loader finds. Without a GPU driver the loader is
+pointed at the SwiftShader Vulkan driver that Debian's chromium ships (a software GPU), unless
+VK_ICD_FILENAMES is set; the hello names the device (backends/PROTOCOL.md section 9, item 20).
+
 The checks of each op version and the lowering of ONNX legacy and pdpd broadcasting (reshape B)
 are the adapter kit's (backends/kit/python). numpy broadcasting is lowered as ncnn's converter
 pnnx lowers it (README.md, "Broadcasting").
 """
+import os
+import sys
+
 import eltwise_adapter_kit as kit
+
+VULKAN = "--vulkan" in sys.argv[1:]
+SWIFTSHADER_ICD = "/usr/lib/chromium/vk_swiftshader_icd.json"
+if VULKAN and "VK_ICD_FILENAMES" not in os.environ and os.path.exists(SWIFTSHADER_ICD):
+    os.environ["VK_ICD_FILENAMES"] = SWIFTSHADER_ICD  # before ncnn creates its Vulkan instance
 
 kit.protect_stdout()  # before ncnn is loaded
 
@@ -32,6 +45,7 @@ def make_net(op_type, bf16):
     """The one-layer Net; options left at ncnn's defaults except bf16 storage for bf16."""
     net = ncnn.Net()
     net.opt.use_bf16_storage = bf16
+    net.opt.use_vulkan_compute = VULKAN
     if net.load_param_mem(PARAM.format(op_type=op_type)) != 0:
         raise kit.Failed("ncnn could not load the BinaryOp param text")
     if net.load_model(ncnn.DataReaderFromEmpty()) != 0:  # BinaryOp has no weights
@@ -111,9 +125,28 @@ def evaluate(request):
     return to_bf16(result) if bf16 else result
 
 
+def gpu():
+    """The Vulkan device ncnn uses (device 0), as backends/PROTOCOL.md section 9 item 20 names
+    it; no device is a start-up failure, not a silent CPU run."""
+    if ncnn.get_gpu_count() < 1:
+        raise SystemExit("ncnn-vulkan: ncnn found no Vulkan device (is libvulkan1 installed, "
+                         "and a Vulkan driver or VK_ICD_FILENAMES there?)")
+    info = ncnn.get_gpu_info(0)
+    name = info.device_name()
+    return {"api": "vulkan", "device": name, "vendor": f"0x{info.vendor_id():04x}",
+            "fallback": "SwiftShader" in name, "features": []}
+
+
 def hello():
-    ops = kit.claims(NCNN_TYPES, truncating_division=False)
-    return kit.hello("ncnn", ncnn.__version__, ops)
+    # On Vulkan, bf16 storage needs the device's support, which the Python binding does not
+    # expose; on SwiftShader ncnn ignores use_bf16_storage and returns f32 values (ncnn-3), so
+    # bf16 is not claimed there (UNSUPPORTED) rather than converted by the adapter.
+    ops = kit.claims(("f32",) if VULKAN else NCNN_TYPES, truncating_division=False)
+    if not VULKAN:
+        return kit.hello("ncnn", ncnn.__version__, ops)
+    greeting = kit.hello("ncnn-vulkan", ncnn.__version__, ops)
+    greeting["gpu"] = gpu()
+    return greeting
 
 
 if __name__ == "__main__":

@@ -2,7 +2,9 @@
 """The tinygrad adapter: ONNX Mul/Div 1-14 and OpenVINO Multiply-1/Divide-1 on tinygrad's Tensor, on
 one device: `--device CPU` (tinygrad's CPU device with its default renderer CLANG: C source compiled
 by the `clang` command), `--device LLVM` (the CPU device with the LLVM renderer: LLVM IR compiled
-through libLLVM's C API) or `--device PYTHON` (tinygrad's uop interpreter in Python).
+through libLLVM's C API), `--device PYTHON` (tinygrad's uop interpreter in Python) or `--device CL`
+(tinygrad's OpenCL device: OpenCL C kernels built by the first OpenCL platform, PoCL's CPU device
+where there is no GPU).
 Tensor.mul; Tensor.div (true division for floats); Tensor.div(rounding_mode="trunc") for ONNX Div
 and Divide-1 with m_pythondiv=false, rounding_mode="floor" for m_pythondiv=true.
 README.md (backends/adapters/tinygrad-cpu/) has the mapping.
@@ -18,7 +20,8 @@ import os
 
 # tinygrad 0.14 picks its device and the device's renderer from DEV (CPU=1, CPU_LLVM=1 are
 # deprecated): DEV=CPU:CLANG, DEV=CPU:LLVM, DEV=PYTHON.
-DEVICES = {"CPU": ("CPU", "CPU:CLANG"), "LLVM": ("CPU", "CPU:LLVM"), "PYTHON": ("PYTHON", "PYTHON")}
+DEVICES = {"CPU": ("CPU", "CPU:CLANG"), "LLVM": ("CPU", "CPU:LLVM"), "PYTHON": ("PYTHON", "PYTHON"),
+           "CL": ("CL", "CL")}
 ARGS = argparse.ArgumentParser(description=__doc__.split("\n")[0])
 ARGS.add_argument("--device", choices=sorted(DEVICES), default="CPU")
 DEVICE_NAME = ARGS.parse_args().device
@@ -26,6 +29,8 @@ DEVICE, os.environ["DEV"] = DEVICES[DEVICE_NAME]
 # No on-disk caches (~/.cache/tinygrad): every kernel new to this process is really compiled
 # here, so the compilations counted below are compilations, and no run depends on an earlier one.
 os.environ.setdefault("CACHELEVEL", "0")
+if DEVICE_NAME == "CL":
+    os.environ.setdefault("POCL_KERNEL_CACHE", "0")  # PoCL's own cache of built kernels, likewise
 
 import eltwise_adapter_kit as kit  # noqa: E402
 
@@ -54,7 +59,11 @@ def library_version():
 def to_tensor(array, dtype):
     """bf16 arrives as raw uint16 bits: a tensor of them, bitcast to tinygrad's bfloat16. The
     arrays are C-ordered (the kit reads .npy data in place); a 0-d array stays 0-d, which tinygrad
-    makes a constant of its graph (README.md, "Data path")."""
+    makes a constant of its graph (README.md, "Data path"). The CL device's copy-in takes the
+    address of a writable buffer only (ctypes from_buffer: "underlying buffer is not writable",
+    tinygrad issue 9809), so a read-only shared-memory input is copied for it first."""
+    if DEVICE == "CL" and not array.flags.writeable:
+        array = array.copy()
     if dtype == "bf16":
         return Tensor(array, device=DEVICE).bitcast(dtypes.bfloat16)
     return Tensor(array, device=DEVICE)
@@ -108,6 +117,9 @@ def compiler():
                 f"(no -ffast-math), one kernel per op, dtype and shape")
     if DEVICE_NAME == "LLVM":
         return f"{name}: LLVM IR through libLLVM's C API ({llvm_library()}), default<O2> passes"
+    if DEVICE_NAME == "CL":
+        return (f"{name}: OpenCL C source built by the OpenCL driver's clBuildProgram "
+                f"({Device[DEVICE].driver_version}), no build options")
     return f"{name}: uops pickled and interpreted element by element in Python (no machine code)"
 
 
@@ -140,18 +152,45 @@ def warm_up():
     (Tensor(np.arange(3, dtype=np.float32), device=DEVICE) * 2).numpy()
 
 
+def cl_info(param, kind):
+    """One clGetDeviceInfo value of the device tinygrad opened."""
+    from tinygrad.runtime.autogen import opencl as cl
+    size = ctypes.c_size_t()
+    device = Device[DEVICE].cl_dev
+    cl.clGetDeviceInfo(device, param, 0, None, ctypes.byref(size))
+    value = (ctypes.c_char * size.value)() if kind is str else kind()
+    cl.clGetDeviceInfo(device, param, ctypes.sizeof(value), ctypes.byref(value), None)
+    return value.value.decode().rstrip("\0") if kind is str else value.value
+
+
+def gpu():
+    """The OpenCL device tinygrad opened, as backends/PROTOCOL.md section 9 item 20 names it: a
+    CPU-type device (PoCL's) is a fallback, not a GPU; its extensions are the features a
+    profile's gpu_has names ("cl_khr_fp16")."""
+    from tinygrad.runtime.autogen import opencl as cl
+    d = Device[DEVICE]
+    return {"api": "opencl", "device": d.device_name,
+            "vendor": cl_info(cl.CL_DEVICE_VENDOR, str),
+            "description": f"{cl_info(cl.CL_DEVICE_VERSION, str)}, driver {d.driver_version}",
+            "fallback": bool(cl_info(cl.CL_DEVICE_TYPE, ctypes.c_uint64) & cl.CL_DEVICE_TYPE_CPU),
+            "features": sorted(d.device_exts)}
+
+
 def hello():
     ops = kit.claims(TYPES, truncating_division=True)
     warm_up()
     compile_info = {"compiler": compiler(), "target": f"tinygrad {DEVICE_NAME} device "
                     f"(DEV={os.environ['DEV']}), {Device[DEVICE].renderer.target}",
                     "shapes": "static", "latency_seconds": LATENCY[DEVICE_NAME]}
-    return kit.hello(f"tinygrad-{DEVICE_NAME.lower()}", library_version(), ops,
-                     compile=compile_info)
+    greeting = kit.hello(f"tinygrad-{DEVICE_NAME.lower()}", library_version(), ops,
+                         compile=compile_info)
+    if DEVICE_NAME == "CL":
+        greeting["gpu"] = gpu()
+    return greeting
 
 
 # The worst time one case's kernel took to build here (README.md, "Speed"), seconds.
-LATENCY = {"CPU": 2, "LLVM": 2, "PYTHON": 2}
+LATENCY = {"CPU": 2, "LLVM": 2, "PYTHON": 2, "CL": 2}
 
 if __name__ == "__main__":
     if DEVICE_NAME == "LLVM":

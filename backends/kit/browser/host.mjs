@@ -34,7 +34,9 @@ const MIME = {
 };
 // Test hook only (backends/kit/browser/tests): at this many'th request, once per marker file, the
 // host kills its own Chromium (SIGKILL), or with KILL_WHAT=page crashes its page (chrome://crash),
-// or with KILL_WHAT=hang makes the page stop answering, so that a test sees each fault mid-run.
+// with KILL_WHAT=gpu kills Chromium's GPU process (every WebGPU device is lost; headless
+// Chromium refuses chrome://gpucrash), or with KILL_WHAT=hang makes the page stop answering, so that a test
+// sees each fault mid-run.
 const KILL_AT = process.env.ELTWISE_BROWSER_TEST_KILL_AT;
 const KILL_MARKER = process.env.ELTWISE_BROWSER_TEST_KILL_MARKER;
 const KILL_WHAT = process.env.ELTWISE_BROWSER_TEST_KILL_WHAT || 'browser';
@@ -211,11 +213,31 @@ async function launch(config, state, server) {
   return { browser, page, info };
 }
 
+function parentOf(pid) {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'latin1');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+}
+
+// Chromium's GPU process: the process started with --type=gpu-process below the browser process
+// (a zygote's child).
+function gpuProcess(browserPid) {
+  for (const pid of fs.readdirSync('/proc').filter((p) => /^[0-9]+$/.test(p))) {
+    try {
+      if (!fs.readFileSync(`/proc/${pid}/cmdline`, 'latin1').includes('--type=gpu-process')) continue;
+      for (let up = parentOf(pid); up > 1; up = parentOf(up)) if (up === browserPid) return Number(pid);
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  throw new Error(`no GPU process under Chromium ${browserPid}`);
+}
+
 async function killForTest(page) {
   if (!KILL_AT || !KILL_MARKER || fs.existsSync(KILL_MARKER)) return;
   fs.writeFileSync(KILL_MARKER, '');
   if (KILL_WHAT === 'hang') await page.evaluate(() => new Promise(() => {})); // never resolves
   if (KILL_WHAT === 'page') page.goto('chrome://crash').catch(() => {});
+  else if (KILL_WHAT === 'gpu') process.kill(gpuProcess(chromium.child.pid), 'SIGKILL');
   else process.kill(chromium.child.pid, 'SIGKILL');
 }
 

@@ -1,7 +1,8 @@
-// The browser host's crash path (host.mjs): its Chromium is killed, or its page crashed, while
-// the second case is in flight (the host's test hook ELTWISE_BROWSER_TEST_KILL_AT). That case
-// must be CRASHED with the host's exit status 3; the validator restarts the host (a new Chromium) and every later case
-// PASSES. Needs ELTWISE_VALIDATE (the validator binary), Debian chromium and `npm ci` here.
+// The browser host's crash path (host.mjs): its Chromium is killed, its page or its GPU process
+// crashed, while the second case is in flight (the host's test hook
+// ELTWISE_BROWSER_TEST_KILL_AT). That case must be CRASHED with the host's exit status 3; the
+// validator restarts the host (a new Chromium) and every later case PASSES. Needs
+// ELTWISE_VALIDATE (the validator binary), Debian chromium and `npm ci` here.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -25,13 +26,13 @@ function processesOf(marker) {
   });
 }
 
-function runKilling(what, extra = []) {
+function runKilling(what, extra = [], ep = 'wasm') {
   const validate = process.env.ELTWISE_VALIDATE;
   assert.ok(validate, 'ELTWISE_VALIDATE names the eltwise-validate binary');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'browser-host-'));
   const marker = path.join(dir, 'killed');
   const out = path.join(dir, 'out');
-  const run = spawnSync(validate, ['run', '--backend-cmd', `${process.execPath} ${ADAPTER} --ep wasm`,
+  const run = spawnSync(validate, ['run', '--backend-cmd', `${process.execPath} ${ADAPTER} --ep ${ep}`,
     '--cases', 'spec', '--op', 'onnx.Mul-14', '--dtype', 'f32', '--no-profile',
     '--shrink-budget', '0', '--out', out, ...extra], {
     env: { ...process.env, ELTWISE_BROWSER_TEST_KILL_AT: '2', ELTWISE_BROWSER_TEST_KILL_MARKER: marker,
@@ -62,6 +63,10 @@ test('a browser killed mid-run is CRASHED, and the run goes on after the restart
 
 test('a page that crashes mid-run is CRASHED (not HUNG), and the run goes on', () => {
   assertFaultThenPassed(runKilling('page'), /exit status 3.*the page crashed/s);
+});
+
+test('a GPU device lost mid-run (its GPU process crashed) is CRASHED, and the run goes on', () => {
+  assertFaultThenPassed(runKilling('gpu', [], 'webgpu'), /exit status 3.*GPU device lost/s);
 });
 
 test('a page that stops answering is HUNG, its Chromium dies with the host, the run goes on', () => {
