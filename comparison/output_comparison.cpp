@@ -15,48 +15,19 @@
 namespace comparison {
 namespace {
 
-// What one element comparison concluded. The categories come in the checking order of
-// backends/PROTOCOL.md section 11.
-enum class Outcome : std::uint8_t {
-    pass,
-    pass_ulp,
-    pass_ftz,
-    nan,
-    signed_zero,
-    subnormal_flush,
-    overflow,
-    rounding,
-    integer_saturation,
-    floor_vs_trunc,
-    value,
+// What one element comparison concluded: it passed (equal, within the ulp allowance, or as a
+// flushed result), or it failed in one element category (Category's nan to value, checked in
+// the order of backends/PROTOCOL.md section 11).
+struct Outcome {
+    enum class Pass : std::uint8_t { no, equal, ulp, ftz };
+    Pass pass = Pass::no;
+    Category failure = Category::value;
 };
-constexpr std::size_t kOutcomes = static_cast<std::size_t>(Outcome::value) + 1;
-
-// The category of a failing outcome (one at or after Outcome::nan).
-Category category_of(Outcome o) {
-    switch (o) {
-        case Outcome::nan:
-            return Category::nan;
-        case Outcome::signed_zero:
-            return Category::signed_zero;
-        case Outcome::subnormal_flush:
-            return Category::subnormal_flush;
-        case Outcome::overflow:
-            return Category::overflow;
-        case Outcome::rounding:
-            return Category::rounding;
-        case Outcome::integer_saturation:
-            return Category::integer_saturation;
-        case Outcome::floor_vs_trunc:
-            return Category::floor_vs_trunc;
-        case Outcome::value:
-            return Category::value;
-        case Outcome::pass:
-        case Outcome::pass_ulp:
-        case Outcome::pass_ftz:
-            break;
-    }
-    throw std::logic_error("category_of: a passing outcome has no category");
+constexpr Outcome passed(Outcome::Pass how) {
+    return {how, Category::value};
+}
+constexpr Outcome failed(Category c) {
+    return {Outcome::Pass::no, c};
 }
 
 // What the classifiers need to know about the call besides the four elements.
@@ -154,27 +125,27 @@ bool matches_ftz(T act, T x, T y, const OpContext& op) {
 }
 
 template <class T>
-Outcome float_category(T e, T act, T x, T y) {
+Category float_category(T e, T act, T x, T y) {
     using F = FloatBits<T>;
     const auto eb = F::bits(e), ab = F::bits(act);
-    if (F::is_nan(eb) || F::is_nan(ab)) return Outcome::nan;
-    if (F::is_zero(eb) && F::is_zero(ab)) return Outcome::signed_zero;
+    if (F::is_nan(eb) || F::is_nan(ab)) return Category::nan;
+    if (F::is_zero(eb) && F::is_zero(ab)) return Category::signed_zero;
     if (F::is_zero(ab) &&
         (F::is_subnormal(eb) || F::is_subnormal(F::bits(x)) || F::is_subnormal(F::bits(y))))
-        return Outcome::subnormal_flush;
-    if (F::is_inf(eb) != F::is_inf(ab)) return Outcome::overflow;
-    if (F::distance(eb, ab) == 1) return Outcome::rounding;
-    return Outcome::value;
+        return Category::subnormal_flush;
+    if (F::is_inf(eb) != F::is_inf(ab)) return Category::overflow;
+    if (F::distance(eb, ab) == 1) return Category::rounding;
+    return Category::value;
 }
 
 template <class T>
 Outcome classify_float(T e, T act, T x, T y, const OpContext& op) {
     using F = FloatBits<T>;
     const auto eb = F::bits(e), ab = F::bits(act);
-    if (same_float<F>(eb, ab, op.policy.nan)) return Outcome::pass;
-    if (within_ulp<F>(eb, ab, op.policy.ulp)) return Outcome::pass_ulp;
-    if (op.policy.allow_ftz && matches_ftz(act, x, y, op)) return Outcome::pass_ftz;
-    return float_category(e, act, x, y);
+    if (same_float<F>(eb, ab, op.policy.nan)) return passed(Outcome::Pass::equal);
+    if (within_ulp<F>(eb, ab, op.policy.ulp)) return passed(Outcome::Pass::ulp);
+    if (op.policy.allow_ftz && matches_ftz(act, x, y, op)) return passed(Outcome::Pass::ftz);
+    return failed(float_category(e, act, x, y));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -202,14 +173,15 @@ bool saturated(T x, T y, bool multiply, T& clamped) {
 }
 
 template <class T>
-Outcome classify_integer(T act, T x, T y, const OpContext& op) {
+Category classify_integer(T act, T x, T y, const OpContext& op) {
     T clamped{};
-    if (saturated(x, y, op.multiply, clamped) && clamped == act) return Outcome::integer_saturation;
+    if (saturated(x, y, op.multiply, clamped) && clamped == act)
+        return Category::integer_saturation;
     if (!op.multiply) {
         const reference::Quotient<T> q = reference::divide(x, y, core::other_rounding(op.rounding));
-        if (!q.undefined && q.value == act) return Outcome::floor_vs_trunc;
+        if (!q.undefined && q.value == act) return Category::floor_vs_trunc;
     }
-    return Outcome::value;
+    return Category::value;
 }
 
 // Bit equality for the fast path: integers compare as values, floats as encodings.
@@ -225,7 +197,7 @@ bool same_bits(T p, T q) {
 template <class T>
 Outcome classify(T e, T act, T x, T y, const OpContext& op) {
     if constexpr (std::is_integral_v<T>) {
-        return e == act ? Outcome::pass : classify_integer(act, x, y, op);
+        return e == act ? passed(Outcome::Pass::equal) : failed(classify_integer(act, x, y, op));
     } else {
         return classify_float(e, act, x, y, op);
     }
@@ -327,11 +299,11 @@ std::string hex_bits(const core::Tensor& t, std::int64_t i) {
     return buf;
 }
 
-Mismatch describe_element(const Operands& t, Outcome o, std::int64_t i, std::int64_t ia,
+Mismatch describe_element(const Operands& t, Category category, std::int64_t i, std::int64_t ia,
                           std::int64_t ib) {
     const core::Tensor actual = element_of(t.actual, i);
     Mismatch m{i,
-               category_of(o),
+               category,
                core::format_element(t.a, ia),
                core::format_element(t.b, ib),
                core::format_element(t.expected, i),
@@ -355,8 +327,9 @@ constexpr std::int64_t kFirstPerCategory = 3;
 
 // Counts per outcome while walking; turned into Comparison's maps once at the end.
 struct Tally {
-    std::array<std::int64_t, kOutcomes> counts{};
-    std::vector<std::int64_t> declared;  // per ComparisonPolicy::declared
+    std::array<std::int64_t, kCategoryNames.size()> failures{};  // by Category
+    std::int64_t within_ulp = 0, flushed = 0;                    // passed by an allowance
+    std::vector<std::int64_t> declared;                          // per ComparisonPolicy::declared
     std::vector<Mismatch> first;
 };
 
@@ -402,12 +375,15 @@ Tally compare_elements(const core::PreparedCall& call, const Operands& t,
             const std::int64_t ia = a0 + j * sa, ib = b0 + j * sb;
             const Outcome o = classify(e[ui], act[ui], x[static_cast<std::size_t>(ia)],
                                        y[static_cast<std::size_t>(ib)], op);
-            if (o >= Outcome::nan &&
-                explained(op.policy.declared, ui, act[ui], op.policy.nan, tally.declared))
+            if (o.pass != Outcome::Pass::no) {
+                tally.within_ulp += o.pass == Outcome::Pass::ulp;
+                tally.flushed += o.pass == Outcome::Pass::ftz;
                 continue;
-            const std::int64_t seen = tally.counts[static_cast<std::size_t>(o)]++;
-            if (o >= Outcome::nan && (tally.first.size() < limit || seen < kFirstPerCategory))
-                tally.first.push_back(describe_element(t, o, i, ia, ib));
+            }
+            if (explained(op.policy.declared, ui, act[ui], op.policy.nan, tally.declared)) continue;
+            const std::int64_t seen = tally.failures[static_cast<std::size_t>(o.failure)]++;
+            if (tally.first.size() < limit || seen < kFirstPerCategory)
+                tally.first.push_back(describe_element(t, o.failure, i, ia, ib));
         }
     });
     return tally;
@@ -417,11 +393,10 @@ Comparison to_comparison(Tally tally, const std::vector<DeclaredOutput>& declare
     Comparison c;
     for (std::size_t k = 0; k < declared.size(); ++k)
         if (tally.declared[k]) c.declared[declared[k].name] += tally.declared[k];
-    for (std::size_t k = static_cast<std::size_t>(Outcome::nan); k < kOutcomes; ++k)
-        if (const std::int64_t n = tally.counts[k])
-            c.categories[category_of(static_cast<Outcome>(k))] = n;
-    if (tally.counts[static_cast<std::size_t>(Outcome::pass_ulp)]) c.allowances.insert("ulp");
-    if (tally.counts[static_cast<std::size_t>(Outcome::pass_ftz)]) c.allowances.insert("ftz");
+    for (std::size_t k = 0; k < tally.failures.size(); ++k)
+        if (const std::int64_t n = tally.failures[k]) c.categories[static_cast<Category>(k)] = n;
+    if (tally.within_ulp) c.allowances.insert("ulp");
+    if (tally.flushed) c.allowances.insert("ftz");
     c.first = std::move(tally.first);
     return c;
 }
