@@ -10,7 +10,7 @@ namespace backends {
 namespace {
 
 // Room for the .npy header before the data: numpy's is 128 bytes for most shapes.
-constexpr std::uint64_t kHeaderRoom = 4096;
+constexpr std::uint64_t kRegionHeaderRoom = 4096;
 // Sizes are rounded up to this, so that a run's growing tensors replace the region rarely.
 constexpr std::uint64_t kGranule = std::uint64_t{1} << 20;
 
@@ -29,7 +29,7 @@ void SharedRegion::release() {
 
 bool SharedRegion::reserve(std::uint64_t bytes) {
     if (bytes > (std::uint64_t{1} << 46)) return false;
-    const std::uint64_t wanted = (bytes + kHeaderRoom + kGranule - 1) / kGranule * kGranule;
+    const std::uint64_t wanted = (bytes + kRegionHeaderRoom + kGranule - 1) / kGranule * kGranule;
     if (fd_ >= 0 && mapping_.length() >= wanted) return true;
     // The new region gets another descriptor number than the old while both are open, so a
     // backend never sees the same path and size name two regions.

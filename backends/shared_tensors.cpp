@@ -20,8 +20,8 @@ namespace bip = boost::interprocess;
 
 // Room for an input's .npy preamble before its data: a shape of core::kMaxRank dims of 19
 // digits each needs under 512 bytes. A multiple of kTensorAlignment, so the data stays aligned.
-constexpr std::size_t kHeaderRoom = 1024;
-static_assert(kHeaderRoom % core::kTensorAlignment == 0);
+constexpr std::size_t kPreambleRoom = 1024;
+static_assert(kPreambleRoom % core::kTensorAlignment == 0);
 // Smaller tensors stay on the heap, which serves them faster; an input among them is copied in.
 constexpr std::size_t kSharedFrom = std::size_t{64} << 10;
 
@@ -51,14 +51,14 @@ std::byte* heap_allocate(std::size_t bytes) {
 
 void* allocate(std::size_t bytes) {
     if (bytes < kSharedFrom || bytes > g_memory->region.bytes()) return nullptr;
-    std::byte* block = heap_allocate(bytes + kHeaderRoom);
-    return block ? block + kHeaderRoom : nullptr;
+    std::byte* block = heap_allocate(bytes + kPreambleRoom);
+    return block ? block + kPreambleRoom : nullptr;
 }
 
 bool release(void* p) {
     if (!contains(p)) return false;
     const std::scoped_lock hold(g_memory->lock);
-    g_memory->heap->deallocate(static_cast<std::byte*>(p) - kHeaderRoom);
+    g_memory->heap->deallocate(static_cast<std::byte*>(p) - kPreambleRoom);
     return true;
 }
 
@@ -126,7 +126,7 @@ std::optional<SharedInputs> place_inputs(const core::Tensor& a, const core::Tens
     SharedInputs placed{g_memory->region.path(), 0, 0, {}};
     const auto placed_or_copied = [&](const core::Tensor& t) -> std::optional<std::uint64_t> {
         const std::string preamble = io::npy_preamble(t.type, t.shape);
-        if (preamble.size() > kHeaderRoom) return std::nullopt;
+        if (preamble.size() > kPreambleRoom) return std::nullopt;
         if (auto at = place(t, preamble)) return at;
         return copy(t, preamble, placed.copies);
     };

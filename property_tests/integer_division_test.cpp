@@ -45,7 +45,7 @@ std::string identity_problem(const Division& d, core::IntegerRounding rounding, 
     return "";
 }
 
-void check_output(const Case& c, const Layout& layout, NamedOutput out) {
+void check_quotient(const Case& c, const Layout& layout, NamedOutput out) {
     if (auto d = undefined_difference(c, out); !d.empty()) RC_FAIL(d);
     const core::ElementType t = c.combination.type;
     const bool is_signed = core::info(t).kind == core::Kind::signed_integer;
@@ -67,7 +67,7 @@ void check_output(const Case& c, const Layout& layout, NamedOutput out) {
 TEST_P(IntegerDivision, FloorAndTruncationIdentities) {
     const Combination combination = GetParam();
     const ::testing::AssertionResult holds =
-        check_property([&] { check_reference_and_oracle(combination, check_output); });
+        check_property([&] { check_reference_and_oracle(combination, check_quotient); });
     EXPECT_TRUE(holds);
 }
 

@@ -29,7 +29,7 @@ std::uint64_t wrapped_product(__int128 a, __int128 b, int n) {
     return static_cast<std::uint64_t>(p & mask);
 }
 
-void check_output(const Case& c, const Layout& layout, NamedOutput out) {
+void check_product(const Case& c, const Layout& layout, NamedOutput out) {
     if (!out.output.undefined.empty()) RC_FAIL(std::string(out.name) + " marks elements undefined");
     const int n = bit_width(c.combination.type);
     for (std::int64_t i = 0; i < elements(layout.output); ++i) {
@@ -51,7 +51,7 @@ void check_output(const Case& c, const Layout& layout, NamedOutput out) {
 TEST_P(IntegerMultiply, WrapsModulo2N) {
     const Combination combination = GetParam();
     const ::testing::AssertionResult holds =
-        check_property([&] { check_reference_and_oracle(combination, check_output); });
+        check_property([&] { check_reference_and_oracle(combination, check_product); });
     EXPECT_TRUE(holds);
 }
 

@@ -8,7 +8,7 @@
 namespace spec_cases {
 namespace {
 
-constexpr std::string_view kFile = "broadcast_examples.txt";
+constexpr std::string_view kBroadcastTable = "broadcast_examples.txt";
 
 core::BroadcastRule parse_rule(const TableRow& row) {
     const std::string& r = row.fields[0];
@@ -108,7 +108,7 @@ std::vector<RuleBinding> versions_offering(core::BroadcastRule rule,
 
 std::vector<SpecCase> broadcast_rule_cases() {
     std::vector<SpecCase> cases;
-    for (const TableRow& row : read_table(kFile, 5)) {
+    for (const TableRow& row : read_table(kBroadcastTable, 5)) {
         Example e{parse_rule(row), parse_shape(row.fields[1]), parse_shape(row.fields[2]),
                   parse_attributes(row.fields[3]), std::nullopt};
         const std::string& result = row.fields[4];

@@ -9,7 +9,7 @@
 namespace spec_cases {
 namespace {
 
-constexpr std::string_view kFile = "edge_values.txt";
+constexpr std::string_view kEdgeTable = "edge_values.txt";
 
 enum class Field { category, arithmetic, dtypes, a, b, expected };
 const std::string& field(const TableRow& row, Field f) {
@@ -120,7 +120,7 @@ std::vector<SpecCase> edge_value_cases() {
     // Ordered by category as first seen, then by dtype in table order.
     std::vector<std::string> categories;
     std::map<std::string, std::map<core::ElementType, std::vector<TableRow>>> rows;
-    for (const TableRow& row : read_table(kFile, 6)) {
+    for (const TableRow& row : read_table(kEdgeTable, 6)) {
         const std::string& category = field(row, Field::category);
         if (!rows.count(category)) categories.push_back(category);
         for (core::ElementType t : dtypes_of(row))

@@ -7,7 +7,7 @@
 namespace spec_cases {
 namespace {
 
-constexpr std::string_view kFile = "value_examples.txt";
+constexpr std::string_view kValueTable = "value_examples.txt";
 
 // "openvino.Divide-1" names one version; "onnx.Mul" every version of that op.
 std::vector<const core::OpVersion*> ops_named(const TableRow& row, core::ElementType type) {
@@ -42,7 +42,7 @@ std::vector<core::CaseRecord> row_checks(const TableRow& row) {
 std::vector<SpecCase> value_example_cases() {
     std::map<std::string, std::vector<TableRow>> by_case;
     std::vector<std::string> order;
-    for (TableRow& row : read_table(kFile, 7)) {
+    for (TableRow& row : read_table(kValueTable, 7)) {
         if (!by_case.count(row.fields[0])) order.push_back(row.fields[0]);
         by_case[row.fields[0]].push_back(std::move(row));
     }

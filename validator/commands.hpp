@@ -12,6 +12,9 @@
 
 namespace validator {
 
+// The exit code of a usage or input error (the header's first line).
+constexpr int kUsageError = 2;
+
 struct ListOptions {
     bool as_json = false;
     bool backends = false;          // list the built-in backends and the adapters, and which start

@@ -12,7 +12,6 @@ namespace validator {
 namespace {
 
 constexpr int kRejected = 1;
-constexpr int kUsageError = 2;
 
 core::AttributeMap parse_attribute_options(const std::vector<std::string>& items) {
     core::AttributeMap attributes;

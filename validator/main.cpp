@@ -12,8 +12,6 @@
 
 namespace {
 
-constexpr int kUsageError = 2;
-
 std::string joined(const std::vector<std::string_view>& names) {
     std::string out;
     for (std::string_view n : names)
@@ -243,7 +241,7 @@ int main(int argc, char** argv) {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         const int code = app.exit(e);  // prints help, or the message and usage
-        return code == 0 ? 0 : kUsageError;
+        return code == 0 ? 0 : validator::kUsageError;
     }
     try {
         // A bad ELTWISE_ISA (optimized/cpu_dispatch.hpp) is a usage error before anything runs,
@@ -257,7 +255,7 @@ int main(int argc, char** argv) {
                           << extra
                           << " cannot be given with it (only --timeout, --shrink-budget and "
                              "--shrink-seconds can)\n";
-                return kUsageError;
+                return validator::kUsageError;
             }
             for (int i = 0; i < argc; ++i)
                 run_options.command_line += (i ? " " : "") + backends::shell_quoted(argv[i]);
@@ -276,6 +274,6 @@ int main(int argc, char** argv) {
         return validator::run_eval(eval_options);
     } catch (const std::exception& e) {
         std::cerr << "eltwise-validate: " << e.what() << "\n";
-        return kUsageError;
+        return validator::kUsageError;
     }
 }

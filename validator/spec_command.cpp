@@ -9,8 +9,6 @@
 namespace validator {
 namespace {
 
-constexpr int kUsageError = 2;
-
 void print_outcome(const spec_cases::SpecCase& c, const spec_check::CaseOutcome& outcome) {
     std::cout << (outcome.passed() ? "PASS " : "FAIL ") << c.name << "  ["
               << spec_cases::name(c.category) << "; " << outcome.checks << " checks]\n";

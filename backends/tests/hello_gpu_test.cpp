@@ -9,7 +9,7 @@ namespace {
 const std::string kHead =
     R"({"protocol": "eltwise-backend/1", "name": "g", "ops": {"onnx.Mul-14": ["f32"]})";
 
-std::string error_of(const std::string& line) {
+std::string gpu_error_of(const std::string& line) {
     try {
         backends::parse_hello(line);
     } catch (const backends::ProtocolError& e) {
@@ -37,21 +37,21 @@ TEST(HelloBuild, IsReadAndWrittenBack) {
         backends::parse_hello(kHead + R"j(, "build": "ort.min.mjs (wasm EP; SIMD, 1 thread)"})j");
     EXPECT_EQ(h.build, "ort.min.mjs (wasm EP; SIMD, 1 thread)");
     EXPECT_EQ(backends::parse_hello(backends::to_line(h)).build, h.build);
-    EXPECT_NE(error_of(kHead + R"(, "build": 1})").find("\"build\" is not a string"),
+    EXPECT_NE(gpu_error_of(kHead + R"(, "build": 1})").find("\"build\" is not a string"),
               std::string::npos);
 }
 
 TEST(HelloGpu, MalformedFactsAreProtocolErrors) {
-    EXPECT_NE(error_of(kHead + R"(, "gpu": "swiftshader"})").find("\"gpu\" is not an object"),
+    EXPECT_NE(gpu_error_of(kHead + R"(, "gpu": "swiftshader"})").find("\"gpu\" is not an object"),
               std::string::npos);
-    EXPECT_NE(error_of(kHead + R"(, "gpu": {"vendor": "google"}})").find("\"api\""),
+    EXPECT_NE(gpu_error_of(kHead + R"(, "gpu": {"vendor": "google"}})").find("\"api\""),
               std::string::npos);
-    EXPECT_NE(error_of(kHead + R"(, "gpu": {"api": ""}})").find("gpu.api is empty"),
+    EXPECT_NE(gpu_error_of(kHead + R"(, "gpu": {"api": ""}})").find("gpu.api is empty"),
               std::string::npos);
-    EXPECT_NE(error_of(kHead + R"(, "gpu": {"api": "webgl", "features": [1]}})")
+    EXPECT_NE(gpu_error_of(kHead + R"(, "gpu": {"api": "webgl", "features": [1]}})")
                   .find("gpu.features holds a non-string"),
               std::string::npos);
-    EXPECT_NE(error_of(kHead + R"(, "gpu": {"api": "webgl", "fallback": "yes"}})")
+    EXPECT_NE(gpu_error_of(kHead + R"(, "gpu": {"api": "webgl", "fallback": "yes"}})")
                   .find("\"fallback\" is not a boolean"),
               std::string::npos);
 }

@@ -30,7 +30,7 @@ std::vector<Bits> bits_of(const core::Tensor& t) {
 
 // `f` must throw core::Error(input) whose message quotes `quoted` and says `what`.
 template <class F>
-void expect_input_error(F f, const std::string& quoted, const std::string& what) {
+void expect_inline_error(F f, const std::string& quoted, const std::string& what) {
     try {
         f();
         ADD_FAILURE() << "no error; expected one saying '" << what << "'";
@@ -44,7 +44,7 @@ void expect_input_error(F f, const std::string& quoted, const std::string& what)
 void expect_inline_error(const std::string& text, const std::string& what,
                          std::optional<ElementType> dtype = std::nullopt) {
     SCOPED_TRACE(text);
-    expect_input_error([&] { parse_inline_tensor(text, dtype); }, text, what);
+    expect_inline_error([&] { parse_inline_tensor(text, dtype); }, text, what);
 }
 
 TEST(InlineTensor, IntegerAndBooleanDtypes) {
@@ -195,9 +195,9 @@ TEST(LoadInput, NpyPathOrInlineText) {
     EXPECT_EQ(values_of<float>(load_input("2:0.5,4", ElementType::f32)),
               (std::vector<float>{0.5f, 4.0f}));
     const std::string missing = dir.file("missing.npy");
-    expect_input_error([&] { load_input(missing, std::nullopt); }, missing, "file not found");
-    expect_input_error([&] { load_input("data.bin", std::nullopt); }, "data.bin",
-                       "neither an .npy file");
+    expect_inline_error([&] { load_input(missing, std::nullopt); }, missing, "file not found");
+    expect_inline_error([&] { load_input("data.bin", std::nullopt); }, "data.bin",
+                        "neither an .npy file");
 }
 
 // Found by fuzz/inline_tensor_fuzzer.cpp: one value filling 10^16 elements was allocated.

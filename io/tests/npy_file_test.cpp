@@ -51,7 +51,7 @@ Bytes numpy_i32_pair() {
 }
 
 template <class F>
-void expect_input_error(F f, const std::string& path, const std::string& what) {
+void expect_npy_error(F f, const std::string& path, const std::string& what) {
     try {
         f();
         ADD_FAILURE() << "no error; expected one saying '" << what << "'";
@@ -190,7 +190,7 @@ TEST(NpyRead, ReadsBooleansAndRejectsOtherBytes) {
     EXPECT_EQ(t.bytes, (core::Bytes{std::byte{1}, std::byte{0}, std::byte{1}}));
 
     write_bytes(path, npy_bytes(1, header, {1, 2, 0}));
-    expect_input_error([&] { read_npy(path, std::nullopt); }, path, "byte value 2");
+    expect_npy_error([&] { read_npy(path, std::nullopt); }, path, "byte value 2");
 }
 
 TEST(NpyRead, Bf16FromRawU16Bits) {
@@ -214,17 +214,17 @@ TEST(NpyRead, RequestedDtypeMustMatch) {
     const std::string path = dir.file("pair.npy");
     write_bytes(path, numpy_i32_pair());
     EXPECT_EQ(read_npy(path, ElementType::i32).type, ElementType::i32);
-    expect_input_error([&] { read_npy(path, ElementType::f32); }, path,
-                       "holds i32 data (descr '<i4'), but f32 was requested");
-    expect_input_error([&] { read_npy(path, ElementType::bf16); }, path, "bf16 was requested");
+    expect_npy_error([&] { read_npy(path, ElementType::f32); }, path,
+                     "holds i32 data (descr '<i4'), but f32 was requested");
+    expect_npy_error([&] { read_npy(path, ElementType::bf16); }, path, "bf16 was requested");
 }
 
 TEST(NpyRead, MissingFileAndDirectory) {
     ScratchDir dir;
     const std::string missing = dir.file("missing.npy");
-    expect_input_error([&] { read_npy(missing, std::nullopt); }, missing, "file not found");
+    expect_npy_error([&] { read_npy(missing, std::nullopt); }, missing, "file not found");
     const std::string folder = dir.path().string();
-    expect_input_error([&] { read_npy(folder, std::nullopt); }, folder, "not a regular file");
+    expect_npy_error([&] { read_npy(folder, std::nullopt); }, folder, "not a regular file");
 }
 
 struct Malformed {
@@ -313,7 +313,7 @@ TEST(NpyRead, MalformedFilesGiveInputErrorsNamingThePath) {
     for (const Malformed& m : malformed_files()) {
         SCOPED_TRACE(m.name);
         write_bytes(path, m.bytes);
-        expect_input_error([&] { read_npy(path, std::nullopt); }, path, m.message);
+        expect_npy_error([&] { read_npy(path, std::nullopt); }, path, m.message);
     }
 }
 
@@ -340,8 +340,8 @@ TEST(NpyRead, LimitsHugeShapeClaimsAreRefusedBeforeAllocating) {
     for (const Claim& c : claims) {
         SCOPED_TRACE(c.header);
         write_bytes(path, npy_bytes(1, std::string(c.header) + "\n", Bytes(16, 0x5a)));
-        expect_input_error([&] { read_npy(path, std::nullopt); }, path,
-                           std::string(c.layout) + ", but only 16 bytes follow the header");
+        expect_npy_error([&] { read_npy(path, std::nullopt); }, path,
+                         std::string(c.layout) + ", but only 16 bytes follow the header");
     }
 }
 
@@ -350,8 +350,8 @@ TEST(NpyRead, LimitsMaxFileBytesIsCheckedOnTheOpenedFile) {
     const std::string path = dir.file("pair.npy");
     write_bytes(path, numpy_i32_pair());  // 10 + 118 + 8 = 136 bytes
     EXPECT_EQ(read_npy(path, std::nullopt, {.max_file_bytes = 136}).size(), 2);
-    expect_input_error([&] { read_npy(path, std::nullopt, {.max_file_bytes = 135}); }, path,
-                       "file is 136 bytes, more than the 135 bytes allowed");
+    expect_npy_error([&] { read_npy(path, std::nullopt, {.max_file_bytes = 135}); }, path,
+                     "file is 136 bytes, more than the 135 bytes allowed");
 }
 
 TEST(NpyRead, LimitsSymlinkIsRefusedWhenNotFollowing) {
@@ -360,8 +360,8 @@ TEST(NpyRead, LimitsSymlinkIsRefusedWhenNotFollowing) {
     write_bytes(target, numpy_i32_pair());
     std::filesystem::create_symlink(target, link);
     EXPECT_EQ(read_npy(link, std::nullopt).size(), 2);
-    expect_input_error([&] { read_npy(link, std::nullopt, {.follow_symlinks = false}); }, link,
-                       "is a symbolic link");
+    expect_npy_error([&] { read_npy(link, std::nullopt, {.follow_symlinks = false}); }, link,
+                     "is a symbolic link");
 }
 
 TEST(NpyRead, EveryTruncationIsAnInputError) {
@@ -371,7 +371,7 @@ TEST(NpyRead, EveryTruncationIsAnInputError) {
     for (std::size_t n = 0; n < whole.size(); ++n) {
         SCOPED_TRACE(n);
         write_bytes(path, Bytes(whole.begin(), whole.begin() + static_cast<std::ptrdiff_t>(n)));
-        expect_input_error([&] { read_npy(path, std::nullopt); }, path, "");
+        expect_npy_error([&] { read_npy(path, std::nullopt); }, path, "");
     }
 }
 
@@ -457,8 +457,8 @@ TEST(NpyWrite, ReplacesAnExistingFile) {
 TEST(NpyWrite, MissingDirectoryIsAnInputError) {
     ScratchDir dir;
     const std::string path = dir.file("no/such/dir/x.npy");
-    expect_input_error([&] { write_npy(path, core::make_tensor<ElementType::i32>({1}, {1})); },
-                       path, "cannot write");
+    expect_npy_error([&] { write_npy(path, core::make_tensor<ElementType::i32>({1}, {1})); }, path,
+                     "cannot write");
 }
 
 TEST(NpyWrite, FailedRenameKeepsTargetAndLeavesNoTemporary) {
@@ -467,8 +467,8 @@ TEST(NpyWrite, FailedRenameKeepsTargetAndLeavesNoTemporary) {
     const std::string path = dir.file("taken.npy");
     std::filesystem::create_directory(path);
     write_bytes(dir.file("taken.npy/inside"), {1, 2, 3});
-    expect_input_error([&] { write_npy(path, core::make_tensor<ElementType::i32>({1}, {1})); },
-                       path, "cannot write");
+    expect_npy_error([&] { write_npy(path, core::make_tensor<ElementType::i32>({1}, {1})); }, path,
+                     "cannot write");
     EXPECT_EQ(read_bytes(dir.file("taken.npy/inside")), (Bytes{1, 2, 3}));
     EXPECT_EQ(dir.entries(), std::vector<std::string>{"taken.npy"});
 }
@@ -485,7 +485,7 @@ TEST(NpyWrite, FailedWriteKeepsExistingFileAndLeavesNoTemporary) {
     const auto old_handler = std::signal(SIGXFSZ, SIG_IGN);  // get EFBIG instead of a signal
     ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &small), 0);
     const core::Tensor big = core::Tensor::zeros(ElementType::i32, {1000});
-    expect_input_error([&] { write_npy(path, big); }, path, "File too large");
+    expect_npy_error([&] { write_npy(path, big); }, path, "File too large");
     ::setrlimit(RLIMIT_FSIZE, &saved);
     std::signal(SIGXFSZ, old_handler);
     EXPECT_EQ(read_bytes(path), (Bytes{4, 5, 6}));
@@ -499,8 +499,8 @@ TEST(NpyWrite, UnwritableDirectoryKeepsExistingFile) {
     write_bytes(path, {4, 5, 6});
     std::filesystem::permissions(
         dir.path(), std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
-    expect_input_error([&] { write_npy(path, core::make_tensor<ElementType::i32>({1}, {1})); },
-                       path, "cannot write");
+    expect_npy_error([&] { write_npy(path, core::make_tensor<ElementType::i32>({1}, {1})); }, path,
+                     "cannot write");
     EXPECT_EQ(read_bytes(path), (Bytes{4, 5, 6}));
 }
 
