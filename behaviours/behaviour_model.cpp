@@ -36,6 +36,7 @@ constexpr NamedFlag kFlags[] = {
     {"computed_in_bf16", &Model::computed_in_bf16},
     {"computed_in_i32", &Model::computed_in_i32},
     {"integer_division_via_f32", &Model::integer_division_via_f32},
+    {"truncated_quotient_through_f64", &Model::truncated_quotient_through_f64},
     {"integer_multiplication_via_f32", &Model::integer_multiplication_via_f32},
     {"f32_to_integer_wraps", &Model::f32_to_integer_wraps},
     {"integer_floor_division_of_rounded_f32", &Model::integer_floor_division_of_rounded_f32},
@@ -484,6 +485,18 @@ T through_f32_and_i32(T x, T y, bool multiply, core::IntegerRounding rounding, b
     return widened<T>(i);
 }
 
+// An i64 quotient rounded to nearest f64 and back as cvttsd2si converts: 2^63, outside i64,
+// gives the integer indefinite INT64_MIN. Other types' quotients are exact in f64.
+template <class T>
+T through_f64(T quotient) {
+    if constexpr (std::is_same_v<T, std::int64_t>) {
+        const double rounded = static_cast<double>(quotient);  // to nearest even (C++20 7.3.11)
+        if (rounded >= 0x1p63) return std::numeric_limits<T>::min();
+        return static_cast<T>(rounded);
+    }
+    return quotient;
+}
+
 template <class T>
 std::optional<T> integer_step(const Model& m, T x, T y, bool multiply,
                               core::IntegerRounding rounding) {
@@ -513,7 +526,9 @@ std::optional<T> integer_step(const Model& m, T x, T y, bool multiply,
         if (m.integer_results_saturated && x == std::numeric_limits<T>::min() && y == T(-1))
             return std::numeric_limits<T>::max();
     }
-    return reference::divide(x, y, rounding).value;
+    const T quotient = reference::divide(x, y, rounding).value;
+    if (m.truncated_quotient_through_f64 && !core::floors(rounding)) return through_f64(quotient);
+    return quotient;
 }
 
 // The product (wrapped in T) or the exact quotient clamped into [INT32_MIN, INT32_MAX].
@@ -634,7 +649,8 @@ bool affects(const Model& m, core::ElementType type, bool multiply) {
            (m.products_through_i16_saturated && multiply && core::byte_size(type) == 1) ||
            (m.integer_multiplication_via_f32 && multiply) || (m.computed_in_i32 && wide_int) ||
            (!multiply && (m.integer_division_via_f32 || m.integer_floor_division_of_rounded_f32 ||
-                          m.floor_for_trunc || m.trunc_for_floor));
+                          m.floor_for_trunc || m.trunc_for_floor)) ||
+           (!multiply && m.truncated_quotient_through_f64 && type == core::ElementType::i64);
 }
 
 core::PreparedCall modelled_call(const Model& m, const core::OpVersion& op,

@@ -44,6 +44,10 @@ struct Model {
     bool computed_in_bf16 = false;          // f32: the same in bf16
     bool computed_in_i32 = false;           // i64/u64/u32: operands wrapped to i32, result widened
     bool integer_division_via_f32 = false;  // operands to f32, quotient rounded per the op
+    // i64 truncating division: the exact quotient rounded to nearest f64 and converted back as
+    // cvttsd2si does, INT64_MIN at 2^63 (ExecuTorch's portable div in trunc mode). Narrower
+    // types' quotients are exact in f64: it changes nothing there, nor in floor division.
+    bool truncated_quotient_through_f64 = false;
     // The same for products: the f32 product (rounded to nearest even) converted as cvttps2dq
     // does, INT32_MIN outside i32 (MNN's x86 i32 multiply).
     bool integer_multiplication_via_f32 = false;

@@ -1,6 +1,8 @@
 #include "case_sources/case_sources.hpp"
 
+#include <algorithm>
 #include <stdexcept>
+#include <string>
 
 #include "case_sources/exhaustive16_cases.hpp"
 #include "case_sources/pair_narrowing.hpp"
@@ -29,10 +31,17 @@ std::vector<PlannedCase> plan_source(std::string_view source, const SourceOption
     if (source == "exhaustive8") return plan_exhaustive8_cases();
     if (source == "onnx") return plan_onnx_cases(options.onnx_dirs);
     if (source == "exhaustive16") return plan_exhaustive16_cases();
+    check_source_name(source);
+    return {};  // not reached: check_source_name throws for every name not planned above
+}
+
+void check_source_name(std::string_view name, std::string_view what) {
+    const std::vector<std::string_view>& names = source_names();
+    if (std::find(names.begin(), names.end(), name) != names.end()) return;
     std::string known;
-    for (std::string_view s : source_names())
+    for (std::string_view s : names)
         known += (known.empty() ? "" : ", ") + std::string(s);
-    throw std::invalid_argument("unknown case source '" + std::string(source) +
+    throw std::invalid_argument(std::string(what) + ": unknown '" + std::string(name) +
                                 "' (known: " + known + ")");
 }
 

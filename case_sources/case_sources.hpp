@@ -24,6 +24,8 @@ struct SourceOptions {
 // Every source, and those run when --cases is not given (all but exhaustive16).
 const std::vector<std::string_view>& source_names();
 const std::vector<std::string_view>& default_source_names();
+// Throws std::invalid_argument naming `what` (an option), the unknown name and the known ones.
+void check_source_name(std::string_view name, std::string_view what = "case source");
 
 // Throws std::invalid_argument for an unknown source name.
 std::vector<PlannedCase> plan_source(std::string_view source, const SourceOptions& options);

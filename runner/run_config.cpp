@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "case_sources/case_sources.hpp"
 #include "core/graph_form.hpp"
 
 namespace runner {
@@ -53,6 +54,15 @@ bool undefined_refusal_is_deviation(const RunOptions& o) {
     return o.undefined_refusal == "deviation";
 }
 
+// --cases and --source name case sources (case_sources.hpp): an unknown one would plan or select
+// nothing.
+void check_sources(const RunOptions& o) {
+    for (const std::string& name : o.cases)
+        case_sources::check_source_name(name, "--cases");
+    for (const std::string& name : o.sources)
+        case_sources::check_source_name(name, "--source");
+}
+
 std::optional<const core::OpVersion*> op_named(std::string_view id) {
     const core::OpVersion* op = core::find_op_version(id);
     return op ? std::optional(op) : std::nullopt;
@@ -61,6 +71,7 @@ std::optional<const core::OpVersion*> op_named(std::string_view id) {
 }  // namespace
 
 RunConfig run_config(const RunOptions& o) {
+    check_sources(o);
     return {
         .options = o,
         .backend = choose_backend(o.backend, o.backend_cmd, parse_platform(o.platform)),

@@ -284,6 +284,28 @@ TEST(Behaviours, IntegerDivisionThroughF32) {
     EXPECT_EQ(floor.values<std::int32_t>()[0], -4);
 }
 
+TEST(Behaviours, TruncatedQuotientThroughF64AsExecuTorchDoes) {
+    // executorch-2's reproducer: INT64_MAX / 1 rounds to 2^63, outside i64: INT64_MIN;
+    // INT64_MIN / -3 = 3074457345618258602 is 512 apart from its f64 neighbours, the nearest is
+    // 3074457345618258432; (2^53 + 1) / 1 gives 2^53 (a tie, to even); -(2^62 + 1) / 2 =
+    // -2^61 and 7 / -2 = -3 are exact in f64.
+    const auto m = model({"truncated_quotient_through_f64"});
+    constexpr std::int64_t max = 9223372036854775807, min = -max - 1, two53 = 9007199254740992;
+    const auto v = run<ElementType::i64>(m, "onnx.Div-14", {max, min, two53 + 1, -(max / 2) - 2, 7},
+                                         {1, -3, 1, 2, -2});
+    const auto values = v.values<std::int64_t>();
+    EXPECT_EQ(
+        std::vector<std::int64_t>(values.begin(), values.end()),
+        (std::vector<std::int64_t>{min, 3074457345618258432, two53, -2305843009213693952, -3}));
+    // The floor mode is exact: -(2^62 + 1) / 2 floors to -2305843009213693953, not an f64.
+    const auto floor = run<ElementType::i64>(m, "openvino.Divide-1", {-(max / 2) - 2}, {2},
+                                             {{"m_pythondiv", "true"}});
+    EXPECT_EQ(floor.values<std::int64_t>()[0], -2305843009213693953);
+    EXPECT_TRUE(behaviours::affects(m, ElementType::i64, false));
+    EXPECT_FALSE(behaviours::affects(m, ElementType::i32, false));
+    EXPECT_FALSE(behaviours::affects(m, ElementType::i64, true));
+}
+
 TEST(Behaviours, IntegersComputedInF32AsOneDnnDoes) {
     // onednn-2: 7 / 2 = 4 (nearest even), -7 / 2 = -4; onednn-4: 2147483647 * 1 = 2147483520,
     // the largest f32 below 2^31; onednn-3: i8 100 * 2 = 127, -128 / -1 = 127.

@@ -694,6 +694,8 @@ class Results(Harness):
                              "--graph-forms: unknown form 'const-z'"),
                             (["--op", "onnx.Mul-99"], "--op: unknown 'onnx.Mul-99'"),
                             (["--dtype", "f33"], "--dtype: unknown 'f33'"),
+                            (["--cases", "spec,specs"], "--cases: unknown 'specs'"),
+                            (["--source", "random,randoms"], "--source: unknown 'randoms'"),
                             (["--shard", "4/3"], "--shard '4/3'"),
                             (["--shard", "two"], "--shard 'two'"),
                             (["--platform", "riscv"], "unknown platform 'riscv'"),
